@@ -1,0 +1,38 @@
+#!/bin/bash
+# Build bzImage and modules with ccache. A stamp records what the last good
+# build was made from; when it matches and the tree is clean, make is skipped.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+tree=$(tree_dir)
+build=$(build_dir)
+stamp=$build/.bjk-built
+log=$build/build.log
+key="version=$(source_version) series=$(series_hash) fragment=$(sha256_file "$FRAGMENT") head=$(git -C "$tree" rev-parse HEAD)"
+
+# One build per build directory at a time.
+exec 8>"$build.lock"
+flock 8
+
+if [ "$(cat "$stamp" 2>/dev/null)" = "$key" ] && git -C "$tree" diff --quiet HEAD &&
+	[ -f "$build/arch/x86/boot/bzImage" ] && [ -f "$build/lib/test_bpf.ko" ]; then
+	note "kernel: up to date (nothing rebuilt)"
+	exit 0
+fi
+rm -f "$stamp"
+
+export CCACHE_DIR=$CACHE/ccache CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+export CCACHE_NOHASHDIR=1 CCACHE_BASEDIR=$CACHE
+# Fixed so that the compiler sees the same input every time (ccache hits).
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
+export KBUILD_BUILD_USER=bpf-jit-kasan KBUILD_BUILD_HOST=bpf-jit-kasan
+jobs=${BJK_JOBS:-$(nproc)}
+
+note "kernel: make -j$jobs bzImage modules in $build (log: $log)"
+if ! make -C "$tree" O="$build" -j"$jobs" CC="ccache gcc" bzImage modules >"$log" 2>&1; then
+	tail -n 40 "$log" >&2
+	die "kernel build failed; full log: $log"
+fi
+ccache -s 2>/dev/null | grep -iE '^(hits|misses|cacheable|direct|preprocessed)' | sed 's/^/  ccache: /' | head -n 3 || true
+echo "$key" >"$stamp"
+note "kernel: $build/arch/x86/boot/bzImage"

@@ -1,0 +1,63 @@
+#!/bin/bash
+# Kernel .config from the fragment: allnoconfig + fragment (merge_config.sh -n),
+# then olddefconfig, then a check that every line of the fragment reached
+# .config. Redone only when the fragment or the series changed.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+tree=$(tree_dir)
+build=$(build_dir)
+key="$(source_version) $(series_hash) $(sha256_file "$FRAGMENT")"
+keyfile=$build/.bjk-config
+log=$build/config.log
+# Symbols the series adds: when the tree does not have them yet (series empty
+# or not applied), their lines are skipped with a note instead of failing.
+series_symbols=" BPF_JIT_KASAN BPF_JIT_KASAN_KUNIT_TEST "
+
+mkdir -p "$build"
+if [ -f "$build/.config" ] && [ "$(cat "$keyfile" 2>/dev/null)" = "$key" ]; then
+	note "config: $build/.config up to date"
+	exit 0
+fi
+rm -f "$keyfile"
+
+note "config: $(basename "$FRAGMENT") onto allnoconfig in $build"
+if ! (cd "$tree" && scripts/kconfig/merge_config.sh -n -O "$build" "$FRAGMENT" &&
+	make O="$build" olddefconfig) >"$log" 2>&1; then
+	tail -n 40 "$log" >&2
+	die "kernel configuration failed; full log: $log"
+fi
+
+# Every "CONFIG_X=v" line must be in .config as is; every
+# "# CONFIG_X is not set" must not be set.
+missing=()
+while read -r line; do
+	case "$line" in
+	CONFIG_*=*)
+		sym=${line%%=*}
+		grep -qxF -- "$line" "$build/.config" && continue
+		;;
+	"# CONFIG_"*" is not set")
+		sym=${line#\# }
+		sym=${sym%% *}
+		grep -q "^$sym=" "$build/.config" || continue
+		;;
+	*) continue ;;
+	esac
+	name=${sym#CONFIG_}
+	if [[ "$series_symbols" == *" $name "* ]] &&
+		! grep -rqsE "^[[:space:]]*(menu)?config[[:space:]]+$name\$" --include='Kconfig*' "$tree"; then
+		note "config: note: $sym is not defined by this tree (series not applied yet?), not checked"
+		continue
+	fi
+	missing+=("$line (have: $(grep -E "^(# )?$sym[= ]" "$build/.config" || echo 'absent'))")
+done <"$FRAGMENT"
+
+if [ "${#missing[@]}" -gt 0 ]; then
+	printf 'error: these options of %s did not reach %s:\n' "$FRAGMENT" "$build/.config" >&2
+	printf '  %s\n' "${missing[@]}" >&2
+	printf 'Check their dependencies (make O=%s menuconfig, then search with /); merge_config.sh output: %s\n' "$build" "$log" >&2
+	exit 1
+fi
+echo "$key" >"$keyfile"
+note "config: all $(grep -cE '^(CONFIG_|# CONFIG_.* is not set)' "$FRAGMENT") options of the fragment checked"

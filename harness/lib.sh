@@ -1,0 +1,74 @@
+# Shared by every harness script: paths, stage timing, errors.
+# Sourced, not executed. The scripts that source it use `set -euo pipefail`.
+
+BJK_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=${BJK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bpf-jit-kasan}
+SOURCE_PKG=${BJK_SOURCE_PKG:-linux-source-6.12}
+FRAGMENT=$(readlink -f "${BJK_CONFIG_FRAGMENT:-$BJK_ROOT/harness/config/bpf-jit-kasan.config}")
+PATCHES=$(readlink -f "${BJK_PATCHES:-$BJK_ROOT/patches}")
+TOOLS=$CACHE/tools
+export BJK_ROOT CACHE
+
+die() {
+	printf 'error: %s\n' "$*" >&2
+	exit 1
+}
+
+note() {
+	printf '%s\n' "$*"
+}
+
+now() {
+	date +%s.%N
+}
+
+# since T0: seconds elapsed since T0 (from now), e.g. "12.3s".
+since() {
+	awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1fs", b - a }'
+}
+
+# stage NAME CMD...: announce a stage, run it, say how long it took.
+stage() {
+	local name=$1 t0 rc=0
+	shift
+	printf '==> %s\n' "$name"
+	t0=$(now)
+	"$@" || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		printf '%s: done in %s\n' "$name" "$(since "$t0")"
+	else
+		printf '%s: FAILED after %s\n' "$name" "$(since "$t0")" >&2
+	fi
+	return "$rc"
+}
+
+sha256_file() {
+	sha256sum "$1" | cut -c1-64
+}
+
+# The installed kernel source package version, e.g. 6.12.118-1~deb12u1.
+source_version() {
+	dpkg-query -W -f='${Version}' "$SOURCE_PKG" 2>/dev/null ||
+		die "package $SOURCE_PKG is not installed (run harness/deps.sh)"
+}
+
+# The series: patches/*.patch in order, without the cover letter.
+series_files() {
+	[ -d "$PATCHES" ] || return 0
+	find "$PATCHES" -maxdepth 1 -name '*.patch' ! -name '0000-cover-letter.patch' | LC_ALL=C sort
+}
+
+# sha256 over the contents of the series, in order. Empty series: sha of "".
+series_hash() {
+	local f
+	series_files | while read -r f; do cat "$f"; done | sha256sum | cut -c1-64
+}
+
+# Paths keyed by what produced them.
+tree_dir() {
+	echo "$CACHE/src/$(source_version)"
+}
+
+build_dir() {
+	echo "$CACHE/build/$(source_version)-$(sha256_file "$FRAGMENT" | cut -c1-12)"
+}

@@ -72,3 +72,8 @@ tree_dir() {
 build_dir() {
 	echo "$CACHE/build/$(source_version)-$(sha256_file "$FRAGMENT" | cut -c1-12)"
 }
+
+# The guest initramfs of a build (rebuilt each run, a second or two).
+image_path() {
+	echo "$CACHE/image/$(basename "$(build_dir)").cpio.gz"
+}

@@ -1,7 +1,9 @@
 #!/bin/bash
-# The kernel tree: Debian's linux-source tarball unpacked into the cache as a
-# git checkout (commit "linux-source-6.12 <version>", tag "base"), with the
-# series from patches/ applied by `git am` on branch "series".
+# The kernel tree.
+#   tree.sh unpack: Debian's linux-source tarball unpacked into the cache as a
+#                   git checkout (commit "linux-source-6.12 <version>", tag base)
+#   tree.sh series: the series from patches/ applied by `git am` on branch
+#                   "series", when it changed since it was last applied
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -104,9 +106,17 @@ apply_series() {
 mkdir -p "$CACHE/src"
 exec 9>"$tree.lock"
 flock 9
-if [ ! -d "$tree" ]; then
-	unpack
-else
-	note "tree: $tree (cached)"
-fi
-apply_series
+case "${1:-}" in
+unpack)
+	if [ ! -d "$tree" ]; then
+		unpack
+	else
+		note "tree: $tree (cached)"
+	fi
+	;;
+series)
+	[ -d "$tree" ] || die "no tree at $tree (run tree.sh unpack first)"
+	apply_series
+	;;
+*) die "usage: tree.sh unpack|series" ;;
+esac

@@ -1,0 +1,99 @@
+#!/bin/bash
+# Boot the test kernel in QEMU once and pass the guest's verdict back.
+#   qemu.sh BOOT-NAME LOG SUITES [KERNEL-CMDLINE-EXTRAS...]
+# SUITES is a comma-separated list for the guest's /init (bjk.suite=).
+# The console goes to LOG; LOG.status gets one word: exit <rc> | panic |
+# no-output | timeout | no-exit. Exit status: the guest's BJK-EXIT, or 1 with
+# the tail of the console when the guest never printed, panicked, hung or
+# stopped without a verdict.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+name=$1 log=$2 suites=$3
+shift 3
+total=${BJK_TIMEOUT:-600}
+first=${BJK_FIRST_OUTPUT_TIMEOUT:-60}
+accel=${BJK_ACCEL:-tcg}
+kernel=${BJK_KERNEL:-$(build_dir)/arch/x86/boot/bzImage}
+initrd=$(image_path)
+append="console=ttyS0 panic=-1 kasan_multi_shot printk.devkmsg=on bjk.suite=$suites $* ${BJK_APPEND:-}"
+[ "${BJK_SHELL:-0}" = 1 ] && append="$append bjk.shell=1"
+
+[ -f "$kernel" ] || die "kernel $kernel not found"
+[ -f "$initrd" ] || die "guest image $initrd not found"
+
+# shellcheck disable=SC2086 # BJK_QEMU_EXTRA is a list of words
+qemu=(qemu-system-x86_64 -accel "$accel" -cpu max -m 2G -smp 2
+	-nographic -no-reboot -bios /usr/share/qemu/qboot.rom
+	-kernel "$kernel" -initrd "$initrd" -append "$append"
+	${BJK_QEMU_EXTRA:-})
+
+mkdir -p "$(dirname "$log")"
+status() {
+	echo "$*" >"$log.status"
+}
+
+tail_console() {
+	printf -- '--- last 30 lines of the console (%s) ---\n' "$log" >&2
+	tail -n 30 "$log" | sed 's/\r$//' >&2
+	if [ -s "$log.qemu" ]; then
+		printf -- '--- qemu stderr ---\n' >&2
+		tail -n 10 "$log.qemu" >&2
+	fi
+	printf -- '---\n' >&2
+}
+
+note "boot $name: $accel, cmdline: $append"
+note "boot $name: console log: $log"
+
+if [ "${BJK_SHELL:-0}" = 1 ]; then
+	# Interactive: the console is the terminal, no timeouts.
+	"${qemu[@]}" 2>"$log.qemu" | tee "$log"
+else
+	: >"$log"
+	timeout -k 10 "$total" "${qemu[@]}" </dev/null >"$log" 2>"$log.qemu" &
+	pid=$!
+	if [ "${BJK_LIVE:-0}" = 1 ]; then
+		tail -n +1 -f --pid="$pid" "$log" &
+	fi
+	# Time to first output: the console must say something within $first s.
+	t0=$SECONDS
+	while [ ! -s "$log" ] && kill -0 "$pid" 2>/dev/null; do
+		if [ $((SECONDS - t0)) -ge "$first" ]; then
+			kill "$pid" 2>/dev/null || true
+			wait "$pid" || true
+			status no-output
+			tail_console
+			die "boot $name: no console output within ${first}s (BJK_FIRST_OUTPUT_TIMEOUT); wrong kernel, or the guest hangs before the serial console (try BJK_ACCEL=tcg)"
+		fi
+		sleep 0.2
+	done
+	rc=0
+	wait "$pid" || rc=$?
+	wait
+	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		status timeout
+		tail_console
+		die "boot $name: overall timeout of ${total}s hit (BJK_TIMEOUT); the guest hung"
+	fi
+	if [ "$rc" -ne 0 ]; then
+		status "qemu-error $rc"
+		tail_console
+		die "boot $name: qemu exited with status $rc"
+	fi
+fi
+
+if grep -q 'Kernel panic - not syncing' "$log"; then
+	status panic
+	tail_console
+	die "boot $name: the guest kernel panicked ($(grep -m1 -o 'Kernel panic - not syncing.*' "$log" | tr -d '\r'))"
+fi
+verdict=$(sed -n 's/\r$//; s/.*BJK-EXIT: \([0-9][0-9]*\)$/\1/p' "$log" | tail -n1)
+if [ -z "$verdict" ]; then
+	status no-exit
+	tail_console
+	die "boot $name: the guest stopped without printing its verdict (BJK-EXIT)"
+fi
+status "exit $verdict"
+note "boot $name: guest exit status $verdict"
+exit "$verdict"

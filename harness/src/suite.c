@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * suite: the verdict of one test suite of one boot, from its console log.
+ *
+ *   suite test_bpf BOOT LOG RESULTS
+ *   suite kunit    BOOT LOG RESULTS KUNIT_PARSE_OUTPUT
+ *   suite NAME     BOOT LOG RESULTS     (any other guest suite: KTAP lines)
+ *
+ * A guest suite's output lies between the markers guest/init prints:
+ *   BJK-SUITE-BEGIN NAME  ...  BJK-SUITE-END NAME rc=R secs=S
+ * test_bpf: lib/test_bpf.c prints three "Summary:" lines (test_bpf,
+ * test_tail_calls, test_skb_segment); each needs 0 FAILED, and every eBPF
+ * test JITed ([N/N JIT'ed]); a test that ran without the JIT counts as failed.
+ * kunit: the counts of "kunit.py parse" ("Testing complete. Ran N tests: ...");
+ * no test at all is a skip (the series is not applied), not a pass.
+ * Other suites: top-level "ok"/"not ok" KTAP lines, "# SKIP" counts skipped.
+ * Prints KTAP, appends a row to RESULTS; exit 1 when the suite failed.
+ */
+#include <stdlib.h>
+#include "common.h"
+
+struct verdict {
+	long passed, failed, skipped;
+	double secs;
+	char note[512];
+};
+
+static const char *suite, *boot, *logpath;
+static int ntests, errored;
+
+static void ktap(int ok, const char *name, const char *fmt, const char *detail)
+{
+	printf("%s %d %s", ok ? "ok" : "not ok", ++ntests, name);
+	if (detail && *detail)
+		printf(fmt, detail);
+	printf("\n");
+}
+
+static void add_note(struct verdict *v, const char *s)
+{
+	size_t n = strlen(v->note);
+
+	snprintf(v->note + n, sizeof(v->note) - n, "%s%s", n ? "; " : "", s);
+}
+
+/* test_bpf: the three Summary lines. */
+struct part {
+	const char *name;
+	int seen;
+	long pass, fail, jit, run;
+};
+
+static struct part parts[] = {
+	{ .name = "test_bpf" }, { .name = "test_tail_calls" }, { .name = "test_skb_segment" },
+};
+
+static void test_bpf_line(const char *msg)
+{
+	const char *p = strstr(msg, "test_bpf: "), *sum;
+	struct part *pt = NULL;
+	size_t i;
+
+	if (!p || !(sum = strstr(p, "Summary: ")))
+		return;
+	p += strlen("test_bpf: ");
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		size_t n = strlen(parts[i].name);
+
+		if (p == sum ? i == 0 : (!strncmp(p, parts[i].name, n) && p[n] == ':'))
+			pt = &parts[i];
+	}
+	if (!pt)
+		return;
+	pt->jit = pt->run = -1;
+	if (sscanf(sum, "Summary: %ld PASSED, %ld FAILED, [%ld/%ld JIT'ed]",
+		   &pt->pass, &pt->fail, &pt->jit, &pt->run) >= 2)
+		pt->seen = 1;
+}
+
+static void test_bpf_verdict(struct verdict *v)
+{
+	char detail[256], buf[300];
+	size_t i;
+
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		struct part *pt = &parts[i];
+		long nojit = 0;
+
+		if (!pt->seen) {
+			ktap(0, pt->name, " # %s", "no Summary line");
+			snprintf(buf, sizeof(buf), "%s printed no Summary", pt->name);
+			add_note(v, buf);
+			v->failed++;
+			continue;
+		}
+		if (pt->run >= 0) {
+			nojit = pt->run - pt->jit;
+			snprintf(detail, sizeof(detail), "%ld PASSED, %ld FAILED, %ld/%ld JIT'ed",
+				 pt->pass, pt->fail, pt->jit, pt->run);
+		} else {
+			snprintf(detail, sizeof(detail), "%ld PASSED, %ld FAILED", pt->pass, pt->fail);
+		}
+		ktap(!pt->fail && !nojit, pt->name, " # %s", detail);
+		if (nojit) {
+			snprintf(buf, sizeof(buf), "%s: %ld eBPF test(s) not JITed", pt->name, nojit);
+			add_note(v, buf);
+		}
+		v->passed += pt->pass - nojit;
+		v->failed += pt->fail + nojit;
+	}
+}
+
+/* Other guest suites: top-level KTAP result lines. */
+static void ktap_line(struct verdict *v, const char *msg)
+{
+	int ok = !strncmp(msg, "ok ", 3);
+
+	if (!ok && strncmp(msg, "not ok ", 7))
+		return;
+	printf("%s\n", msg);
+	ntests++;
+	if (strstr(msg, "# SKIP"))
+		v->skipped++;
+	else if (ok)
+		v->passed++;
+	else
+		v->failed++;
+}
+
+/*
+ * Read the suite's section of the console log. Returns the guest script's
+ * exit status, -1 when the suite did not finish, -2 when it did not start.
+ */
+static int guest_suite(struct verdict *v)
+{
+	char line[BJK_LINE_MAX], begin[300], end[300], buf[600];
+	int in = 0, found = 0, done = 0, rc = -1;
+	FILE *f = fopen(logpath, "r");
+
+	if (!f) {
+		perror(logpath);
+		exit(2);
+	}
+	snprintf(begin, sizeof(begin), "BJK-SUITE-BEGIN %s", suite);
+	snprintf(end, sizeof(end), "BJK-SUITE-END %s ", suite);
+	while (fgets(line, sizeof(line), f)) {
+		char *msg, *m;
+
+		bjk_chomp(line);
+		msg = bjk_msg(line);
+		if (!in) {
+			m = strstr(msg, begin);
+			if (m && (m[strlen(begin)] == '\0' || m[strlen(begin)] == ' '))
+				in = found = 1;
+			continue;
+		}
+		if ((m = strstr(msg, end))) {
+			sscanf(m + strlen(end), "rc=%d secs=%lf", &rc, &v->secs);
+			done = 1;
+			break;
+		}
+		if ((m = strstr(msg, "BJK-ERROR: "))) {
+			printf("# %s\n", m);
+			add_note(v, m + strlen("BJK-ERROR: "));
+			errored = 1;
+		}
+		if (!strcmp(suite, "test_bpf"))
+			test_bpf_line(msg);
+		else
+			ktap_line(v, msg);
+	}
+	fclose(f);
+	if (!found) {
+		add_note(v, "did not run (no BJK-SUITE-BEGIN on the console)");
+		return -2;
+	}
+	if (!done) {
+		add_note(v, "did not finish (no BJK-SUITE-END: guest crashed or hung?)");
+		return -1;
+	}
+	if (rc != 0) {
+		snprintf(buf, sizeof(buf), "guest script exit status %d", rc);
+		add_note(v, buf);
+	}
+	return rc;
+}
+
+/* kunit.py parse output: "Testing complete. Ran N tests: passed: a, ..." */
+static void kunit(struct verdict *v, const char *parsed)
+{
+	char line[BJK_LINE_MAX];
+	double t0 = -1, t1 = -1;
+	long total = -1;
+	FILE *f = fopen(parsed, "r");
+
+	if (!f) {
+		perror(parsed);
+		exit(2);
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "Testing complete. Ran "), *q;
+		long n;
+
+		if (!p)
+			continue;
+		total = strtol(p + strlen("Testing complete. Ran "), &q, 10);
+		q = strstr(q, ": ");
+		while (q && *q) {
+			char key[32];
+
+			if (sscanf(q, "%*[:, ]%31[a-z]: %ld", key, &n) != 2)
+				break;
+			if (!strcmp(key, "passed"))
+				v->passed = n;
+			else if (!strcmp(key, "skipped"))
+				v->skipped = n;
+			else
+				v->failed += n; /* failed, crashed, errors */
+			q = strstr(q + 2, ", ");
+		}
+	}
+	fclose(f);
+	/* Time: from the first KTAP header to the start of /init. */
+	f = fopen(logpath, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (t0 < 0 && strstr(line, "KTAP version 1"))
+			t0 = bjk_time(line);
+		if (strstr(line, "BJK-INIT-START")) {
+			t1 = bjk_time(line);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	if (t0 >= 0 && t1 >= t0)
+		v->secs = t1 - t0;
+	if (total <= 0 && !v->failed) {
+		v->skipped = 1;
+		add_note(v, "no KUnit test ran (series not applied, or CONFIG_BPF_JIT_KASAN_KUNIT_TEST off)");
+		ktap(1, "kunit", " # SKIP %s", "no KUnit test ran");
+	} else if (total < 0) {
+		add_note(v, "kunit.py parse printed no summary");
+		v->failed++;
+		ktap(0, "kunit", "%s", "");
+	} else {
+		char detail[128];
+
+		snprintf(detail, sizeof(detail), "%ld passed, %ld failed, %ld skipped",
+			 v->passed, v->failed, v->skipped);
+		ktap(!v->failed, "kunit", " # %s", detail);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct verdict v = { 0 };
+	int rc = 0;
+
+	if (argc < 5 || (!strcmp(argv[1], "kunit") && argc != 6)) {
+		fprintf(stderr, "usage: %s SUITE BOOT LOG RESULTS [KUNIT_PARSE_OUTPUT]\n", argv[0]);
+		return 2;
+	}
+	suite = argv[1];
+	boot = argv[2];
+	logpath = argv[3];
+	printf("KTAP version 1\n# boot %s, suite %s\n", boot, suite);
+	if (!strcmp(suite, "kunit")) {
+		kunit(&v, argv[5]);
+	} else {
+		rc = guest_suite(&v);
+		if (!strcmp(suite, "test_bpf") && rc != -2 && !errored)
+			test_bpf_verdict(&v);
+		/* A suite that did not run or finish, or failed without saying which test. */
+		if (rc && !v.failed) {
+			v.failed = 1;
+			ktap(0, suite, " # %s", v.note);
+		}
+	}
+	printf("1..%d\n", ntests);
+	if (v.note[0])
+		printf("# %s: %s\n", suite, v.note);
+	if (bjk_result(argv[4], boot, suite, v.passed, v.failed, v.skipped, v.secs, v.note))
+		return 2;
+	return v.failed ? 1 : 0;
+}

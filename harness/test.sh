@@ -1,0 +1,36 @@
+#!/bin/bash
+# make test: prepare (packages ... image), then every boot of tests/boots,
+# then the summary table and "N passed, N failed, N skipped".
+#   BJK_BOOTS="inline outline": only these boots (default: all).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+t0=$(now)
+if ! "$BJK_ROOT/harness/prepare.sh"; then
+	printf 'error: the harness stopped before booting (see above)\n' >&2
+	echo "0 passed, 1 failed, 0 skipped"
+	exit 1
+fi
+
+run=$CACHE/logs/$(date +%Y%m%d-%H%M%S)-$$
+mkdir -p "$run"
+: >"$run/results.tsv"
+note "run: $run (source $(source_version), series $(series_hash | cut -c1-12), $(series_files | wc -l) patch(es))"
+
+while IFS='|' read -r name suites extra; do
+	name=$(echo "$name" | xargs)
+	suites=$(echo "$suites" | tr -d ' \t')
+	case "$name" in '' | '#'*) continue ;; esac
+	if [ -n "${BJK_BOOTS:-}" ] && [[ " $BJK_BOOTS " != *" $name "* ]]; then
+		continue
+	fi
+	# shellcheck disable=SC2086 # extra is a list of kernel parameters
+	"$BJK_ROOT/harness/boot.sh" "$name" "$suites" "$run" $extra
+done <"$BJK_ROOT/tests/boots"
+
+echo "==> summary"
+rc=0
+"$TOOLS/bjk-summary" "$run/results.tsv" >"$run/summary.txt" || rc=$?
+note "logs: $run (total $(since "$t0"))"
+cat "$run/summary.txt"
+exit "$rc"

@@ -12,7 +12,8 @@
  * test_tail_calls, test_skb_segment); each needs 0 FAILED, and every eBPF
  * test JITed ([N/N JIT'ed]); a test that ran without the JIT counts as failed.
  * kunit: the counts of "kunit.py parse" ("Testing complete. Ran N tests: ...");
- * no test at all is a skip (the series is not applied), not a pass.
+ * KUnit with no test at all ("1..0") is a skip (the series is not applied),
+ * not a pass; no KUnit output at all is a failure.
  * Other suites: top-level "ok"/"not ok" KTAP lines, "# SKIP" counts skipped.
  * Prints KTAP, appends a row to RESULTS; exit 1 when the suite failed.
  */
@@ -191,6 +192,7 @@ static void kunit(struct verdict *v, const char *parsed)
 	char line[BJK_LINE_MAX];
 	double t0 = -1, t1 = -1;
 	long total = -1;
+	int no_ktap = 0;
 	FILE *f = fopen(parsed, "r");
 
 	if (!f) {
@@ -201,6 +203,8 @@ static void kunit(struct verdict *v, const char *parsed)
 		char *p = strstr(line, "Testing complete. Ran "), *q;
 		long n;
 
+		if (strstr(line, "Could not find any KTAP output"))
+			no_ktap = 1;
 		if (!p)
 			continue;
 		total = strtol(p + strlen("Testing complete. Ran "), &q, 10);
@@ -214,7 +218,7 @@ static void kunit(struct verdict *v, const char *parsed)
 				v->passed = n;
 			else if (!strcmp(key, "skipped"))
 				v->skipped = n;
-			else
+			else if (total > 0)
 				v->failed += n; /* failed, crashed, errors */
 			q = strstr(q + 2, ", ");
 		}
@@ -234,7 +238,12 @@ static void kunit(struct verdict *v, const char *parsed)
 		fclose(f);
 	if (t0 >= 0 && t1 >= t0)
 		v->secs = t1 - t0;
-	if (total <= 0 && !v->failed) {
+	if (no_ktap) {
+		add_note(v, "no KUnit output on the console (KUnit did not run)");
+		v->failed++;
+		ktap(0, "kunit", " # %s", "no KUnit output");
+	} else if (total == 0) {
+		/* KUnit ran with no suite: "KTAP version 1" and "1..0". */
 		v->skipped = 1;
 		add_note(v, "no KUnit test ran (series not applied, or CONFIG_BPF_JIT_KASAN_KUNIT_TEST off)");
 		ktap(1, "kunit", " # SKIP %s", "no KUnit test ran");

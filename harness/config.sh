@@ -50,7 +50,7 @@ while read -r line; do
 		note "config: note: $sym is not defined by this tree (series not applied yet?), not checked"
 		continue
 	fi
-	missing+=("$line (have: $(grep -E "^(# )?$sym[= ]" "$build/.config" || echo 'absent'))")
+	missing+=("$line (have: $(grep -E "^(# )?${sym}[= ]" "$build/.config" || echo 'absent'))")
 done <"$FRAGMENT"
 
 if [ "${#missing[@]}" -gt 0 ]; then

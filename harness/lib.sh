@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034
 # Shared by every harness script: paths, stage timing, errors.
 # Sourced, not executed. The scripts that source it use `set -euo pipefail`.
 

@@ -22,7 +22,7 @@ append="console=ttyS0 panic=-1 kasan_multi_shot printk.devkmsg=on bjk.suite=$sui
 [ -f "$kernel" ] || die "kernel $kernel not found"
 [ -f "$initrd" ] || die "guest image $initrd not found"
 
-# shellcheck disable=SC2086 # BJK_QEMU_EXTRA is a list of words
+# shellcheck disable=SC2206 # BJK_QEMU_EXTRA is a list of words
 qemu=(qemu-system-x86_64 -accel "$accel" -cpu max -m 2G -smp 2
 	-nographic -no-reboot -bios /usr/share/qemu/qboot.rom
 	-kernel "$kernel" -initrd "$initrd" -append "$append"

@@ -12,10 +12,12 @@ if [ "$(cat "$TOOLS/.key" 2>/dev/null)" = "$key" ]; then
 fi
 mkdir -p "$TOOLS"
 rm -f "$TOOLS/.key"
+built=()
 for c in "$src"/*.c; do
 	prog=$TOOLS/bjk-$(basename "$c" .c)
 	gcc -O2 -g -Wall -Wextra -Werror -o "$prog.tmp" "$c"
 	mv -f "$prog.tmp" "$prog"
+	built+=("$(basename "$prog")")
 done
 echo "$key" >"$TOOLS/.key"
-note "tools: built $(cd "$src" && ls ./*.c | sed 's|^\./|bjk-|; s|\.c$||' | tr '\n' ' ')in $TOOLS"
+note "tools: built ${built[*]} in $TOOLS"

@@ -28,11 +28,12 @@ export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
 export KBUILD_BUILD_USER=bpf-jit-kasan KBUILD_BUILD_HOST=bpf-jit-kasan
 jobs=${BJK_JOBS:-$(nproc)}
 
+ccache -z >/dev/null 2>&1 || true
 note "kernel: make -j$jobs bzImage modules in $build (log: $log)"
 if ! make -C "$tree" O="$build" -j"$jobs" CC="ccache gcc" bzImage modules >"$log" 2>&1; then
 	tail -n 40 "$log" >&2
 	die "kernel build failed; full log: $log"
 fi
-ccache -s 2>/dev/null | grep -iE '^(hits|misses|cacheable|direct|preprocessed)' | sed 's/^/  ccache: /' | head -n 3 || true
+ccache -s 2>/dev/null | grep -E '^ *(Hits|Misses):' | sed 's/^ */  ccache: /' || true
 echo "$key" >"$stamp"
 note "kernel: $build/arch/x86/boot/bzImage"

@@ -51,8 +51,10 @@ if [ "${BJK_SHELL:-0}" = 1 ]; then
 	"${qemu[@]}" 2>"$log.qemu" | tee "$log"
 else
 	: >"$log"
-	timeout -k 10 "$total" "${qemu[@]}" </dev/null >"$log" 2>"$log.qemu" &
+	# --foreground: QEMU stays in our process group, so Ctrl-C reaches it.
+	timeout --foreground -k 10 "$total" "${qemu[@]}" </dev/null >"$log" 2>"$log.qemu" &
 	pid=$!
+	trap 'kill "$pid" 2>/dev/null || true' EXIT
 	if [ "${BJK_LIVE:-0}" = 1 ]; then
 		tail -n +1 -f --pid="$pid" "$log" &
 	fi

@@ -1,0 +1,17 @@
+# Suite e2e, run in the guest by /init: the end-to-end cases of KASAN checks
+# in JITed BPF (tests/e2e/). Loads the test module, runs the runner, which
+# prints KTAP through /dev/kmsg (one line per case) and frames every case
+# that expects KASAN reports with BJK-EXPECT-BEGIN/END for the splat scan.
+dir=/e2e
+for f in "$dir/bjk_e2e.ko" "$dir/bjk-e2e"; do
+	if [ ! -f "$f" ]; then
+		echo "BJK-ERROR: e2e: $f is not in the image" >/dev/kmsg
+		exit 2
+	fi
+done
+echo 1 >/proc/sys/net/core/bpf_jit_kallsyms
+insmod "$dir/bjk_e2e.ko" || exit 2
+"$dir/bjk-e2e" -k
+rc=$?
+rmmod bjk_e2e
+exit $rc

@@ -1,0 +1,90 @@
+#!/bin/bash
+# Build what the guest needs for the e2e suite:
+#   tests/e2e/build.sh TREE BUILD OUT
+# TREE: the patched kernel tree; BUILD: its O= build directory (built, with
+# vmlinux); OUT: where to put the results:
+#   OUT/bjk_e2e.ko   the test module (kfuncs, module BTF)
+#   OUT/bjk-e2e      the static runner, with the BPF object embedded
+# Intermediate files go to OUT/work. libbpf and bpftool (bootstrap) are
+# built from TREE once and reused while their sources do not change.
+set -euo pipefail
+
+[ $# -eq 3 ] || { echo "usage: $0 TREE BUILD OUT" >&2; exit 2; }
+here=$(cd "$(dirname "$0")" && pwd)
+tree=$(cd "$1" && pwd)
+build=$(cd "$2" && pwd)
+mkdir -p "$3"
+out=$(cd "$3" && pwd)
+work=$out/work
+clang=${CLANG:-clang-19}
+jobs=${BJK_JOBS:-$(nproc)}
+mkdir -p "$work"
+
+die() {
+	echo "error: e2e: $*" >&2
+	exit 1
+}
+
+[ -f "$build/vmlinux" ] || die "$build/vmlinux missing (kernel not built?)"
+[ -f "$build/Module.symvers" ] || die "$build/Module.symvers missing (modules not built?)"
+command -v "$clang" >/dev/null || die "$clang not found (apt-get install clang-19)"
+[ -f /usr/lib/x86_64-linux-gnu/libelf.a ] || die "libelf.a missing (apt-get install libelf-dev)"
+[ -f /usr/lib/x86_64-linux-gnu/libz.a ] || die "libz.a missing (apt-get install zlib1g-dev)"
+
+# libbpf, static, from the tree
+key=$(cat "$tree"/tools/lib/bpf/*.[ch] | sha256sum | cut -c1-16)
+if [ "$(cat "$work/libbpf.key" 2>/dev/null)" != "$key" ]; then
+	echo "e2e: libbpf (static) from $tree/tools/lib/bpf"
+	rm -rf "$work/libbpf" "$work/root"
+	mkdir -p "$work/libbpf"
+	make -s -C "$tree/tools/lib/bpf" BUILD_STATIC_ONLY=1 OUTPUT="$work/libbpf/" \
+		DESTDIR="$work/root" prefix= -j"$jobs" install >"$work/libbpf.log" 2>&1 ||
+		{ tail -20 "$work/libbpf.log" >&2; die "libbpf build failed ($work/libbpf.log)"; }
+	echo "$key" >"$work/libbpf.key"
+fi
+libbpf_a=$(find "$work/root" -name libbpf.a | head -1)
+
+# bpftool (bootstrap: enough for vmlinux.h)
+bpftool=$work/bpftool/bootstrap/bpftool
+key=$(cat "$tree"/tools/bpf/bpftool/*.[ch] | sha256sum | cut -c1-16)
+if [ "$(cat "$work/bpftool.key" 2>/dev/null)" != "$key" ] || [ ! -x "$bpftool" ]; then
+	echo "e2e: bpftool (bootstrap) from $tree/tools/bpf/bpftool"
+	rm -rf "$work/bpftool"
+	mkdir -p "$work/bpftool"
+	make -s -C "$tree/tools/bpf/bpftool" OUTPUT="$work/bpftool/" -j"$jobs" bootstrap \
+		>"$work/bpftool.log" 2>&1 ||
+		{ tail -20 "$work/bpftool.log" >&2; die "bpftool build failed ($work/bpftool.log)"; }
+	echo "$key" >"$work/bpftool.key"
+fi
+
+# vmlinux.h from the build's BTF
+"$bpftool" btf dump file "$build/vmlinux" format c >"$work/vmlinux.h.tmp"
+mv -f "$work/vmlinux.h.tmp" "$work/vmlinux.h"
+
+# the module (a copy: kbuild writes next to the sources)
+rm -rf "$work/module"
+cp -r "$here/module" "$work/module"
+make -s -C "$tree" O="$build" M="$work/module" -j"$jobs" modules >"$work/module.log" 2>&1 ||
+	{ tail -20 "$work/module.log" >&2; die "module build failed ($work/module.log)"; }
+strip --strip-debug -o "$out/bjk_e2e.ko" "$work/module/bjk_e2e.ko"
+
+# the BPF programs
+"$clang" -g -O2 -target bpf -mcpu=v4 -Wall -Werror -I"$work" -I"$work/root/include" \
+	-c "$here/progs/e2e.bpf.c" -o "$work/e2e.bpf.o"
+
+# the runner, static, with the BPF object embedded
+cat >"$work/objects.S" <<EOS
+	.section .rodata
+	.balign 8
+	.globl bjk_bpf_obj, bjk_bpf_obj_end
+bjk_bpf_obj:
+	.incbin "$work/e2e.bpf.o"
+bjk_bpf_obj_end:
+	.section .note.GNU-stack,"",@progbits
+EOS
+gcc -static -O2 -g -Wall -Wextra -Wno-unused-result -Wno-missing-field-initializers \
+	-I"$work/root/include" -I"$tree/tools/include/uapi" \
+	-o "$out/bjk-e2e.tmp" "$here/runner.c" "$work/objects.S" \
+	"$libbpf_a" -l:libelf.a -l:libz.a
+mv -f "$out/bjk-e2e.tmp" "$out/bjk-e2e"
+echo "e2e: $out/bjk-e2e, $out/bjk_e2e.ko"

@@ -1,0 +1,1560 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bjk-e2e: end-to-end cases of KASAN checks in JIT-compiled BPF programs.
+ *
+ * Runs as root in the test guest, with the test module bjk_e2e loaded
+ * (tests/e2e/module). Every case loads real programs through bpf() and
+ * the verifier (C programs of progs/e2e.bpf.c through libbpf, or raw
+ * instructions where the exact opcode matters), audits what the JIT made
+ * of them, runs them with BPF_PROG_TEST_RUN (or the matching trigger),
+ * reads the new /dev/kmsg records and checks every KASAN report field by
+ * field: bug type, bpf_prog_<tag>_<name> of the program that made the
+ * access, +0x<off> on the check of that access, Read/Write, size and the
+ * exact address (what the module handed out plus the access's offset).
+ *
+ * Cases that expect reports are framed by BJK-EXPECT-BEGIN/END lines on
+ * /dev/kmsg, for the harness's splat scanner. The whole list runs twice:
+ * with net.core.bpf_jit_harden=0 and =2 (constant blinding).
+ *
+ * Output: KTAP, a plan line first, one line per case, then a summary.
+ * With -k, KTAP and diagnostics go to /dev/kmsg (in order with the
+ * kernel's messages on the console) instead of stdout.
+ *
+ *   bjk-e2e [-k] [-o BPF-OBJECT] [-f FILTER] [-l]
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <linux/filter.h>
+#include <linux/bpf.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#define MODULE_NAME	"bjk_e2e"
+#define LAST_ADDR	"/sys/module/" MODULE_NAME "/parameters/last_addr"
+#define HARDEN		"/proc/sys/net/core/bpf_jit_harden"
+/* The shadow value bjk_poison() writes reads as this bug type. */
+#define POISON_BUG	"global-out-of-bounds"
+
+/* Embedded by build.sh (objects.S) unless -o is given. */
+extern const char bjk_bpf_obj[], bjk_bpf_obj_end[];
+
+static const char *obj_path;
+static int use_kmsg;
+static const char *filter;
+static int kmsg_fd = -1;
+static int harden;
+
+/* ---- output ------------------------------------------------------------ */
+
+static void out(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (n >= (int)sizeof(buf))
+		n = sizeof(buf) - 1;
+	if (use_kmsg) {
+		int fd = open("/dev/kmsg", O_WRONLY);
+
+		if (fd >= 0) {
+			/* one record per line; no trailing newline needed */
+			(void)!write(fd, buf, n);
+			close(fd);
+			return;
+		}
+	}
+	printf("%s\n", buf);
+	fflush(stdout);
+}
+
+/* ---- a case ------------------------------------------------------------ */
+
+struct expect {
+	const char *bug;
+	bool write;
+	int size;
+	long off;		/* from last_addr */
+	int prog;		/* which audited program made the access */
+	int func;		/* and in which of its functions (jited_ksyms) */
+	bool stacks;		/* "Allocated by task" and "Freed by task" */
+};
+
+/* Where a program's checks are: per function, call offsets by kind. */
+#define MAX_CALLS	256
+struct audit {
+	int fd;
+	char name[BPF_OBJ_NAME_LEN];
+	unsigned char tag[BPF_TAG_SIZE];
+	int nfuncs;
+	uint64_t ksym[16];
+	uint32_t flen[16];
+	int ncalls;
+	struct {
+		int func;
+		uint32_t ret_off;	/* offset of the return address */
+		bool write;
+		int size;
+	} call[MAX_CALLS];
+};
+
+struct tcase {
+	char name[128];
+	int num;
+	char why[512];
+	struct expect exp[8];
+	int nexp;
+	struct audit aud[3];
+	int naud;
+	bool armed;
+};
+
+static int ncases, npass, nfail;
+
+static void fail(struct tcase *t, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	out("# %s: %s", t->name, buf);
+	if (!t->why[0])
+		snprintf(t->why, sizeof(t->why), "%s", buf);
+}
+
+static void note(struct tcase *t, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	out("# %s: %s", t->name, buf);
+}
+
+static void expect(struct tcase *t, int prog, int func, const char *bug, bool write,
+		   int size, long off)
+{
+	struct expect *e = &t->exp[t->nexp++];
+
+	e->prog = prog;
+	e->func = func;
+	e->bug = bug;
+	e->write = write;
+	e->size = size;
+	e->off = off;
+	e->stacks = false;
+}
+
+/* ---- /dev/kmsg ------------------------------------------------------- */
+
+static void kmsg_open(void)
+{
+	kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	if (kmsg_fd < 0) {
+		perror("/dev/kmsg");
+		exit(2);
+	}
+}
+
+static void kmsg_skip(void)
+{
+	lseek(kmsg_fd, 0, SEEK_END);
+}
+
+struct report {
+	char bug[64];
+	char sym[128];
+	unsigned long off;
+	bool write;
+	int size;
+	unsigned long addr;
+	bool alloc, freed, complete;
+};
+
+/* The KASAN reports among the records written since kmsg_skip(). */
+static int kmsg_reports(struct report *r, int max)
+{
+	char rec[8192];
+	int n = 0;
+
+	for (;;) {
+		ssize_t len = read(kmsg_fd, rec, sizeof(rec) - 1);
+		char *msg, *nl, *p;
+
+		if (len < 0) {
+			if (errno == EPIPE)	/* overwritten: go on reading */
+				continue;
+			break;
+		}
+		rec[len] = '\0';
+		msg = strchr(rec, ';');
+		if (!msg)
+			continue;
+		msg++;
+		nl = strchr(msg, '\n');
+		if (nl)
+			*nl = '\0';
+		if ((p = strstr(msg, "BUG: KASAN: "))) {
+			if (n == max)
+				continue;
+			memset(&r[n], 0, sizeof(r[n]));
+			if (sscanf(p, "BUG: KASAN: %63s in %127[^+]+0x%lx", r[n].bug, r[n].sym,
+				   &r[n].off) < 2)
+				r[n].bug[0] = '?';
+			n++;
+		} else if (n && (p = strstr(msg, " of size "))) {
+			struct report *c = &r[n - 1];
+
+			c->write = !strncmp(msg, "Write", 5);
+			sscanf(p, " of size %d at addr %lx", &c->size, &c->addr);
+		} else if (n && strstr(msg, "Allocated by task")) {
+			r[n - 1].alloc = true;
+		} else if (n && strstr(msg, "Freed by task")) {
+			r[n - 1].freed = true;
+		} else if (n && !strncmp(msg, "==========", 10)) {
+			r[n - 1].complete = true;
+		}
+	}
+	return n;
+}
+
+/* ---- /proc/kallsyms ------------------------------------------------- */
+
+static struct {
+	const char *name;
+	bool write;
+	int size;
+	unsigned long addr;
+} checks[] = {
+	{ "__asan_load1", 0, 1 }, { "__asan_load2", 0, 2 },
+	{ "__asan_load4", 0, 4 }, { "__asan_load8", 0, 8 },
+	{ "__asan_store1", 1, 1 }, { "__asan_store2", 1, 2 },
+	{ "__asan_store4", 1, 4 }, { "__asan_store8", 1, 8 },
+	{ "__bpf_jit_kasan_load1", 0, 1 }, { "__bpf_jit_kasan_load2", 0, 2 },
+	{ "__bpf_jit_kasan_load4", 0, 4 }, { "__bpf_jit_kasan_load8", 0, 8 },
+	{ "__bpf_jit_kasan_store1", 1, 1 }, { "__bpf_jit_kasan_store2", 1, 2 },
+	{ "__bpf_jit_kasan_store4", 1, 4 }, { "__bpf_jit_kasan_store8", 1, 8 },
+};
+#define NCHECKS (int)(sizeof(checks) / sizeof(checks[0]))
+
+static void kallsyms_checks(void)
+{
+	char line[512], name[256], type;
+	unsigned long a;
+	FILE *f = fopen("/proc/kallsyms", "r");
+	int i, found = 0;
+
+	if (!f) {
+		perror("/proc/kallsyms");
+		exit(2);
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx %c %255s", &a, &type, name) != 3)
+			continue;
+		for (i = 0; i < NCHECKS; i++)
+			if (!strcmp(name, checks[i].name) && !checks[i].addr) {
+				checks[i].addr = a;
+				found++;
+			}
+	}
+	fclose(f);
+	for (i = 0; i < NCHECKS; i++)
+		if (!checks[i].addr || checks[i].addr < 0xffff000000000000UL)
+			out("# warning: %s not in /proc/kallsyms (or hidden)", checks[i].name);
+}
+
+/* The kallsyms name at exactly @addr, "" if none. */
+static void ksym_name(unsigned long addr, char *name, size_t len)
+{
+	char line[512], n[256], type;
+	unsigned long a;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	name[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] != 'f')	/* kernel addresses only */
+			continue;
+		if (sscanf(line, "%lx %c %255s", &a, &type, n) == 3 && a == addr &&
+		    !strncmp(n, "bpf_prog_", 9)) {
+			snprintf(name, len, "%s", n);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+/* ---- the coverage audit ---------------------------------------------- */
+
+/*
+ * What a case knows that the xlated dump cannot show: accesses the
+ * verifier proved stack-only through a base other than R10, and
+ * PROBE_MEM loads, which bpf_prog_get_info_by_fd() dumps as LDX MEM (only
+ * PROBE_MEMSX, PROBE_ATOMIC and PROBE_MEM32 keep their mode in the dump).
+ * Indexed [write][log2 size].
+ */
+struct exempt {
+	int n[2][4];
+	int probes;		/* PROBE_MEM(SX) loads (their guards are counted) */
+};
+
+static int size_idx(int size)
+{
+	return size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3;
+}
+
+static const char *kind_name(bool write, int idx)
+{
+	static const char *const names[2][4] = {
+		{ "load1", "load2", "load4", "load8" },
+		{ "store1", "store2", "store4", "store8" },
+	};
+	return names[write][idx];
+}
+
+/*
+ * The x86-64 JIT's guard before a PROBE_MEM(SX) load: mov r10, VSYSCALL_ADDR
+ * (49 c7 c2 00 00 60 ff, sign-extended imm32), or its movabs form.
+ */
+static int count_probe_guards(const uint8_t *img, uint32_t len)
+{
+	static const uint8_t mov[] = { 0x49, 0xc7, 0xc2, 0x00, 0x00, 0x60, 0xff };
+	static const uint8_t movabs[] = { 0x49, 0xba, 0x00, 0x00, 0x60, 0xff, 0xff, 0xff, 0xff, 0xff };
+	uint32_t i;
+	int n = 0;
+
+	for (i = 0; i + sizeof(mov) <= len; i++) {
+		if (!memcmp(img + i, mov, sizeof(mov)))
+			n++;
+		else if (i + sizeof(movabs) <= len && !memcmp(img + i, movabs, sizeof(movabs)))
+			n++;
+	}
+	return n;
+}
+
+/*
+ * Audit one program: every memory instruction of the verifier's final
+ * program (xlated) that is not R10-based and not PROBE_* must carry a check
+ * in the JITed image, and no R10-based one may.
+ *
+ * 6.12 exposes no map from BPF instruction to JITed offset
+ * (jited_line_info has one address per source line, and only for programs
+ * with BTF), so the audit counts, per program and per kind (load/store and
+ * size): the memory instructions of xlated that must be checked, and the
+ * checks in the image, that is the calls into __asan_{load,store}N
+ * (outline) or __bpf_jit_kasan_{load,store}N (inline: every check has
+ * exactly one such call on its slow path). Equal counts of every kind is
+ * green: a missing check leaves a kind short, a check on an R10-based
+ * access (whose kind xlated does not count) makes one over.
+ *
+ * The image is scanned for call rel32 (e8) at every byte; a call counts
+ * when its target is exactly one of the sixteen entry points. A false hit
+ * would need four bytes of other code to encode that exact displacement.
+ * The return address of each call is kept, so that a report's +0x<off>
+ * can be matched to a check of the right kind.
+ */
+static int audit(struct tcase *t, int fd, const struct exempt *ex)
+{
+	struct bpf_prog_info info = {};
+	uint32_t len = sizeof(info), i, nx;
+	struct bpf_insn *x = NULL;
+	uint8_t *img = NULL;
+	uint64_t ksyms[16];
+	uint32_t flens[16];
+	int want[2][4] = {}, have[2][4] = {}, r10 = 0, probes = 0, ret = -1, f, w, s;
+	struct audit *a;
+	char buf[256];
+
+	if (t->naud == 3) {
+		fail(t, "audit: too many programs");
+		return -1;
+	}
+	a = &t->aud[t->naud];
+	memset(a, 0, sizeof(*a));
+	a->fd = fd;
+	if (bpf_prog_get_info_by_fd(fd, &info, &len)) {
+		fail(t, "audit: bpf_prog_get_info_by_fd: %s", strerror(errno));
+		return -1;
+	}
+	if (!info.jited_prog_len || info.nr_jited_ksyms > 16 || info.nr_jited_func_lens > 16) {
+		fail(t, "audit: not JITed (jited_prog_len %u, %u funcs)", info.jited_prog_len,
+		     info.nr_jited_ksyms);
+		return -1;
+	}
+	nx = info.xlated_prog_len / sizeof(*x);
+	x = calloc(nx, sizeof(*x));
+	img = calloc(1, info.jited_prog_len);
+	{
+		struct bpf_prog_info i2 = {};
+
+		i2.xlated_prog_len = info.xlated_prog_len;
+		i2.xlated_prog_insns = (uint64_t)(unsigned long)x;
+		i2.jited_prog_len = info.jited_prog_len;
+		i2.jited_prog_insns = (uint64_t)(unsigned long)img;
+		i2.nr_jited_ksyms = info.nr_jited_ksyms;
+		i2.jited_ksyms = (uint64_t)(unsigned long)ksyms;
+		i2.nr_jited_func_lens = info.nr_jited_func_lens;
+		i2.jited_func_lens = (uint64_t)(unsigned long)flens;
+		len = sizeof(i2);
+		if (bpf_prog_get_info_by_fd(fd, &i2, &len)) {
+			fail(t, "audit: bpf_prog_get_info_by_fd: %s", strerror(errno));
+			goto out;
+		}
+		memcpy(a->name, i2.name, sizeof(a->name));
+		memcpy(a->tag, i2.tag, sizeof(a->tag));
+		a->nfuncs = i2.nr_jited_ksyms;
+	}
+	if (!a->nfuncs || info.nr_jited_func_lens != info.nr_jited_ksyms) {
+		fail(t, "audit: no jited_ksyms (bpf_jit_kallsyms off?)");
+		goto out;
+	}
+	memcpy(a->ksym, ksyms, sizeof(ksyms[0]) * a->nfuncs);
+	memcpy(a->flen, flens, sizeof(flens[0]) * a->nfuncs);
+
+	/* xlated: what must be checked */
+	for (i = 0; i < nx; i++) {
+		uint8_t code = x[i].code, cls = BPF_CLASS(code), mode = BPF_MODE(code);
+		int base, sz = 1 << (BPF_SIZE(code) == BPF_B ? 0 : BPF_SIZE(code) == BPF_H ? 1 :
+				     BPF_SIZE(code) == BPF_W ? 2 : 3);
+		bool mem;
+
+		if (code == (BPF_LD | BPF_IMM | BPF_DW)) {
+			i++;
+			continue;
+		}
+		mem = (cls == BPF_LDX && (mode == BPF_MEM || mode == 0x80 /* MEMSX */)) ||
+		      (cls == BPF_ST && mode == BPF_MEM) ||
+		      (cls == BPF_STX && (mode == BPF_MEM || mode == BPF_ATOMIC));
+		if (!mem)
+			continue;
+		base = cls == BPF_LDX ? x[i].src_reg : x[i].dst_reg;
+		if (base == BPF_REG_10) {
+			r10++;
+			continue;
+		}
+		want[cls != BPF_LDX][size_idx(sz)]++;
+	}
+	if (ex)
+		for (w = 0; w < 2; w++)
+			for (s = 0; s < 4; s++)
+				want[w][s] -= ex->n[w][s];
+
+	/* the image: the checks, function by function */
+	{
+		uint32_t base_off = 0;
+
+		for (f = 0; f < a->nfuncs; f++) {
+			const uint8_t *p = img + base_off;
+			uint32_t fl = a->flen[f], j;
+
+			for (j = 0; j + 5 <= fl; j++) {
+				int32_t rel;
+				uint64_t target;
+				int c;
+
+				if (p[j] != 0xe8)
+					continue;
+				memcpy(&rel, p + j + 1, 4);
+				target = a->ksym[f] + j + 5 + (int64_t)rel;
+				for (c = 0; c < NCHECKS; c++)
+					if (checks[c].addr && target == checks[c].addr)
+						break;
+				if (c == NCHECKS)
+					continue;
+				have[checks[c].write][size_idx(checks[c].size)]++;
+				if (a->ncalls < MAX_CALLS) {
+					a->call[a->ncalls].func = f;
+					a->call[a->ncalls].ret_off = j + 5;
+					a->call[a->ncalls].write = checks[c].write;
+					a->call[a->ncalls].size = checks[c].size;
+					a->ncalls++;
+				}
+			}
+			probes += count_probe_guards(p, fl);
+			base_off += fl;
+		}
+	}
+
+	ret = 0;
+	buf[0] = '\0';
+	for (w = 0; w < 2; w++)
+		for (s = 0; s < 4; s++) {
+			if (want[w][s] || have[w][s]) {
+				size_t l = strlen(buf);
+
+				snprintf(buf + l, sizeof(buf) - l, " %s %d/%d", kind_name(w, s),
+					 have[w][s], want[w][s]);
+			}
+			if (want[w][s] != have[w][s])
+				ret = -1;
+		}
+	note(t, "audit %s: %u insns, %d funcs, checks/needed:%s; R10-based %d; PROBE guards %d",
+	     a->name, nx, a->nfuncs, buf[0] ? buf : " none", r10, probes);
+	if (ret)
+		fail(t, "audit %s: checks do not match the accesses (checks/needed:%s)", a->name, buf);
+	if (ex && ex->probes >= 0 && probes != ex->probes) {
+		fail(t, "audit %s: %d PROBE_MEM guards, want %d", a->name, probes, ex->probes);
+		ret = -1;
+	}
+	t->naud++;
+out:
+	free(x);
+	free(img);
+	return ret;
+}
+
+/* ---- running and judging ------------------------------------------- */
+
+static unsigned long last_addr(void)
+{
+	char buf[64] = "";
+	int fd = open(LAST_ADDR, O_RDONLY);
+
+	if (fd < 0)
+		return 0;
+	if (read(fd, buf, sizeof(buf) - 1) < 0)
+		buf[0] = '\0';
+	close(fd);
+	return strtoul(buf, NULL, 0);
+}
+
+static void kmsg_mark(const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	int fd, n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fd = open("/dev/kmsg", O_WRONLY);
+	if (fd < 0)
+		return;
+	(void)!write(fd, buf, n);
+	close(fd);
+}
+
+/* Right before the run: the expect region, and kmsg from here on. */
+static void arm(struct tcase *t)
+{
+	if (t->nexp)
+		kmsg_mark("BJK-EXPECT-BEGIN %s %d", t->name, t->nexp);
+	kmsg_skip();
+	t->armed = true;
+}
+
+static bool tcase_begin(struct tcase *t, const char *name)
+{
+	memset(t, 0, sizeof(*t));
+	snprintf(t->name, sizeof(t->name), "h%d.%s", harden, name);
+	if (filter && !strstr(t->name, filter))
+		return false;
+	return true;
+}
+
+/* After the run: read the reports, close the region, judge, print. */
+static void tcase_end(struct tcase *t)
+{
+	struct report r[16];
+	unsigned long base = 0;
+	int n = 0, i;
+
+	if (t->armed) {
+		n = kmsg_reports(r, 16);
+		base = last_addr();
+		if (t->nexp)
+			kmsg_mark("BJK-EXPECT-END %s", t->name);
+	}
+	if (t->armed && n != t->nexp)
+		fail(t, "%d KASAN report(s), want %d", n, t->nexp);
+	for (i = 0; t->armed && i < n && i < t->nexp; i++) {
+		struct expect *e = &t->exp[i];
+		struct report *g = &r[i];
+		struct audit *a = e->prog < t->naud ? &t->aud[e->prog] : NULL;
+		unsigned long want_addr = base + e->off;
+		char sym[256] = "", tag[2 * BPF_TAG_SIZE + 1];
+		int k;
+
+		note(t, "report %d: %s in %s+0x%lx: %s of size %d at addr %lx", i + 1, g->bug,
+		     g->sym, g->off, g->write ? "Write" : "Read", g->size, g->addr);
+		if (strcmp(g->bug, e->bug))
+			fail(t, "report %d: bug type %s, want %s", i + 1, g->bug, e->bug);
+		if (g->write != e->write)
+			fail(t, "report %d: %s, want %s", i + 1, g->write ? "Write" : "Read",
+			     e->write ? "Write" : "Read");
+		if (g->size != e->size)
+			fail(t, "report %d: size %d, want %d", i + 1, g->size, e->size);
+		if (g->addr != want_addr)
+			fail(t, "report %d: addr %lx, want %lx (module's %lx %+ld)", i + 1, g->addr,
+			     want_addr, base, e->off);
+		if (e->stacks && !(g->alloc && g->freed))
+			fail(t, "report %d: no allocation and free stacks", i + 1);
+		if (!g->complete)
+			fail(t, "report %d: no closing ===== line", i + 1);
+		if (!a) {
+			fail(t, "report %d: program %d not audited", i + 1, e->prog);
+			continue;
+		}
+		/* bpf_prog_<tag>_<name>: the tag and name of bpf_prog_info, and the
+		 * kallsyms symbol of the function (subprograms have their own).
+		 */
+		for (k = 0; k < BPF_TAG_SIZE; k++)
+			sprintf(tag + 2 * k, "%02x", a->tag[k]);
+		if (e->func < a->nfuncs)
+			ksym_name(a->ksym[e->func], sym, sizeof(sym));
+		if (e->func == 0) {
+			char pre[64];
+
+			snprintf(pre, sizeof(pre), "bpf_prog_%s_%s", tag, a->name);
+			if (strncmp(sym, pre, strlen(pre)))
+				fail(t, "report %d: kallsyms has %s for the program, want %s*",
+				     i + 1, sym, pre);
+		}
+		if (!sym[0] || strcmp(g->sym, sym)) {
+			fail(t, "report %d: in %s, want %s", i + 1, g->sym, sym[0] ? sym : "?");
+			continue;
+		}
+		/* +0x<off>: the return address of a check of this very kind */
+		for (k = 0; k < a->ncalls; k++)
+			if (a->call[k].func == e->func && a->call[k].ret_off == g->off &&
+			    a->call[k].write == e->write && a->call[k].size == e->size)
+				break;
+		if (k == a->ncalls)
+			fail(t, "report %d: +0x%lx is not after a %s check of the program", i + 1,
+			     g->off, kind_name(e->write, size_idx(e->size)));
+	}
+	t->num = ++ncases;
+	if (t->why[0]) {
+		nfail++;
+		out("not ok %d %s # %s", t->num, t->name, t->why);
+	} else {
+		npass++;
+		out("ok %d %s", t->num, t->name);
+	}
+}
+
+static int test_run(struct tcase *t, int fd, void *ctx, uint32_t ctx_len, void *data,
+		    uint32_t data_len, uint32_t *retval)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = ctx, .ctx_size_in = ctx_len,
+		    .data_in = data, .data_size_in = data_len);
+	int err = bpf_prog_test_run_opts(fd, &o);
+
+	if (err) {
+		fail(t, "BPF_PROG_TEST_RUN: %s", strerror(errno));
+		return -1;
+	}
+	*retval = o.retval;
+	return 0;
+}
+
+/* A packet for tc programs: Ethernet + IPv4 header, zeros elsewhere. */
+static uint8_t pkt[64] = {
+	[12] = 0x08, [13] = 0x00, [14] = 0x45, [16] = 0x00, [17] = 50, [22] = 64,
+	[23] = 17,
+};
+
+/* ---- raw programs ---------------------------------------------------- */
+
+static char vlog[65536];
+static int mod_btf_fd = -1;
+static struct btf *mod_btf;
+
+static void module_btf(void)
+{
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	uint32_t id = 0;
+
+	if (!vmlinux) {
+		out("# vmlinux BTF: %s", strerror(errno));
+		exit(2);
+	}
+	while (!bpf_btf_get_next_id(id, &id)) {
+		char name[64] = "";
+		struct bpf_btf_info info = { .name = (uint64_t)(unsigned long)name,
+					     .name_len = sizeof(name) };
+		uint32_t len = sizeof(info);
+		int fd = bpf_btf_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		if (!bpf_btf_get_info_by_fd(fd, &info, &len) && !strcmp(name, MODULE_NAME)) {
+			mod_btf_fd = fd;
+			mod_btf = btf__load_from_kernel_by_id_split(id, vmlinux);
+			break;
+		}
+		close(fd);
+	}
+	if (mod_btf_fd < 0 || !mod_btf) {
+		out("# module BTF of %s not found (module not loaded?)", MODULE_NAME);
+		exit(2);
+	}
+}
+
+static int kfunc_id(const char *name)
+{
+	int id = btf__find_by_name_kind(mod_btf, name, BTF_KIND_FUNC);
+
+	if (id < 0) {
+		out("# kfunc %s not in the module's BTF", name);
+		exit(2);
+	}
+	return id;
+}
+
+#define INSN(c, d, s, o, i) ((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), \
+						 .off = (o), .imm = (i) })
+#define MOV64_IMM(d, i)		INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
+#define MOV64_REG(d, s)		INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
+#define ALU64_IMM(op, d, i)	INSN(BPF_ALU64 | (op) | BPF_K, d, 0, 0, i)
+#define ALU64_REG(op, d, s)	INSN(BPF_ALU64 | (op) | BPF_X, d, s, 0, 0)
+#define ALU32_IMM(op, d, i)	INSN(BPF_ALU | (op) | BPF_K, d, 0, 0, i)
+#define LDX(sz, d, s, o)	INSN(BPF_LDX | (sz) | BPF_MEM, d, s, o, 0)
+#define LDXSX(sz, d, s, o)	INSN(BPF_LDX | (sz) | 0x80, d, s, o, 0)
+#define STX(sz, d, s, o)	INSN(BPF_STX | (sz) | BPF_MEM, d, s, o, 0)
+#define ST(sz, d, o, i)		INSN(BPF_ST | (sz) | BPF_MEM, d, 0, o, i)
+#define ATOMIC(sz, op, d, s, o)	INSN(BPF_STX | (sz) | BPF_ATOMIC, d, s, o, op)
+#define JEQ_IMM(d, i, o)	INSN(BPF_JMP | BPF_JEQ | BPF_K, d, 0, o, i)
+#define JNE_IMM(d, i, o)	INSN(BPF_JMP | BPF_JNE | BPF_K, d, 0, o, i)
+#define JA(o)			INSN(BPF_JMP | BPF_JA, 0, 0, o, 0)
+#define KCALL(id)		INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 1, id)
+#define EXIT()			INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+
+struct prog {
+	struct bpf_insn i[128];
+	int n;
+};
+
+static void emit(struct prog *p, struct bpf_insn insn)
+{
+	p->i[p->n++] = insn;
+}
+
+static void emit_ld64(struct prog *p, int reg, uint64_t v)
+{
+	emit(p, INSN(BPF_LD | BPF_IMM | BPF_DW, reg, 0, 0, (int32_t)(uint32_t)v));
+	emit(p, INSN(0, 0, 0, 0, (int32_t)(uint32_t)(v >> 32)));
+}
+
+static int load_raw(struct tcase *t, enum bpf_prog_type type, const char *name,
+		    struct prog *p, uint32_t flags)
+{
+	int fds[2] = { -1, mod_btf_fd };
+	LIBBPF_OPTS(bpf_prog_load_opts, o, .log_buf = vlog, .log_size = sizeof(vlog),
+		    .log_level = 1, .fd_array = fds, .prog_flags = flags);
+	int fd;
+
+	if (type == BPF_PROG_TYPE_SYSCALL)
+		o.prog_flags |= BPF_F_SLEEPABLE;
+	vlog[0] = '\0';
+	fd = bpf_prog_load(type, name, "GPL", p->i, p->n, &o);
+	if (fd < 0) {
+		char *l = vlog, *nl;
+		int k = 0;
+
+		fail(t, "load %s: %s", name, strerror(errno));
+		/* the last lines of the verifier log */
+		for (nl = vlog; (nl = strchr(nl, '\n')); nl++)
+			k++;
+		for (nl = vlog; k > 12 && (nl = strchr(l, '\n')); k--)
+			l = nl + 1;
+		while (*l) {
+			nl = strchr(l, '\n');
+			if (nl)
+				*nl = '\0';
+			note(t, "  verifier: %s", l);
+			if (!nl)
+				break;
+			l = nl + 1;
+		}
+	}
+	return fd;
+}
+
+/* ---- the class and size matrix --------------------------------------- */
+
+enum op { OP_LDX, OP_LDXSX, OP_ST, OP_STX, OP_ATOMIC };
+
+struct mcase {
+	const char *name;
+	enum op op;
+	int size;		/* bytes */
+	int aop;		/* atomic op (imm) */
+};
+
+#define AT(n, op) { n "4", OP_ATOMIC, 4, op }, { n "8", OP_ATOMIC, 8, op }
+static const struct mcase matrix[] = {
+	{ "ldx1", OP_LDX, 1 }, { "ldx2", OP_LDX, 2 }, { "ldx4", OP_LDX, 4 }, { "ldx8", OP_LDX, 8 },
+	{ "ldxsx1", OP_LDXSX, 1 }, { "ldxsx2", OP_LDXSX, 2 }, { "ldxsx4", OP_LDXSX, 4 },
+	{ "st1", OP_ST, 1 }, { "st2", OP_ST, 2 }, { "st4", OP_ST, 4 }, { "st8", OP_ST, 8 },
+	{ "stx1", OP_STX, 1 }, { "stx2", OP_STX, 2 }, { "stx4", OP_STX, 4 }, { "stx8", OP_STX, 8 },
+	AT("add", BPF_ADD), AT("add_fetch", BPF_ADD | BPF_FETCH),
+	AT("and", BPF_AND), AT("and_fetch", BPF_AND | BPF_FETCH),
+	AT("or", BPF_OR), AT("or_fetch", BPF_OR | BPF_FETCH),
+	AT("xor", BPF_XOR), AT("xor_fetch", BPF_XOR | BPF_FETCH),
+	AT("xchg", BPF_XCHG), AT("cmpxchg", BPF_CMPXCHG),
+};
+#define NMATRIX (int)(sizeof(matrix) / sizeof(matrix[0]))
+
+static int bpf_size(int size)
+{
+	return size == 1 ? BPF_B : size == 2 ? BPF_H : size == 4 ? BPF_W : BPF_DW;
+}
+
+#define MX_V	0x8182838485868788ULL	/* the slot's value before the access */
+#define MX_S	0x00000000f00f0ff1ULL	/* the source register */
+#define MX_IMM	0x11			/* ST's immediate */
+#define MX_OFF	16			/* the access's offset in the region */
+
+static uint64_t mask(int size)
+{
+	return size == 8 ? ~0ULL : (1ULL << (8 * size)) - 1;
+}
+
+/*
+ * What the program returns: (slot after the run) ^ (register result of the
+ * access), folded to 32 bits. Proves that the check changed no register.
+ */
+static uint32_t matrix_result(const struct mcase *m)
+{
+	uint64_t mem = MX_V, reg = 0, old, lo, src = MX_S, mk = mask(m->size), v;
+
+	switch (m->op) {
+	case OP_LDX:
+		reg = MX_V & mk;
+		break;
+	case OP_LDXSX:
+		reg = (uint64_t)(((int64_t)(MX_V << (64 - 8 * m->size))) >> (64 - 8 * m->size));
+		break;
+	case OP_ST:
+		mem = (MX_V & ~mk) | ((uint64_t)MX_IMM & mk);
+		break;
+	case OP_STX:
+		mem = (MX_V & ~mk) | (MX_S & mk);
+		break;
+	case OP_ATOMIC:
+		old = lo = MX_V & mk;
+		switch (m->aop & ~BPF_FETCH) {
+		case BPF_ADD: v = lo + src; break;
+		case BPF_AND: v = lo & src; break;
+		case BPF_OR: v = lo | src; break;
+		case BPF_XOR: v = lo ^ src; break;
+		case BPF_XCHG & ~BPF_FETCH: v = src; break;
+		default: /* cmpxchg: r0 holds MX_V, so it always matches */
+			v = src; break;
+		}
+		mem = (MX_V & ~mk) | (v & mk);
+		if (m->aop & BPF_FETCH)
+			reg = old;
+		break;
+	}
+	v = mem ^ reg;
+	return (uint32_t)(v ^ (v >> 32));
+}
+
+enum where { HEAP, STACK_R10, STACK_PTR };
+static const char *const where_name[] = { "heap", "stack_r10", "stack_ptr" };
+
+/*
+ *	heap:      r6 = bjk_buf(64)        stack: r6 = r10 - 64 (slots zeroed)
+ *	r7 = MX_V; *(u64 *)(B + 16) = r7	(B: r6 on the heap, r10 - 64 on the stack)
+ *	bjk_poison(r6, 64)
+ *	r7 = MX_S; r0 = MX_V; r8 = 0
+ *	<the access at B + 16>		(stack_ptr: through r6, proved stack-only)
+ *	r8 = <its register result>
+ *	bjk_unpoison(r6, 64)
+ *	r0 = *(u64 *)(B + 16) ^ r8, folded to 32 bits
+ */
+static void build_matrix(struct prog *p, const struct mcase *m, enum where w)
+{
+	int sz = bpf_size(m->size), areg = w == STACK_PTR ? BPF_REG_6 : w == HEAP ? BPF_REG_6 :
+		 BPF_REG_10;
+	int aoff = w == STACK_R10 ? -64 + MX_OFF : MX_OFF;
+	int breg = w == HEAP ? BPF_REG_6 : BPF_REG_10, boff = w == HEAP ? MX_OFF : -64 + MX_OFF;
+	int k;
+
+	p->n = 0;
+	if (w == HEAP) {
+		emit(p, MOV64_IMM(BPF_REG_1, 64));
+		emit(p, KCALL(kfunc_id("bjk_buf")));
+		emit(p, JNE_IMM(BPF_REG_0, 0, 2));
+		emit(p, MOV64_IMM(BPF_REG_0, -1));
+		emit(p, EXIT());
+		emit(p, MOV64_REG(BPF_REG_6, BPF_REG_0));
+	} else {
+		for (k = 1; k <= 8; k++)
+			emit(p, ST(BPF_DW, BPF_REG_10, -8 * k, 0));
+		emit(p, MOV64_REG(BPF_REG_6, BPF_REG_10));
+		emit(p, ALU64_IMM(BPF_ADD, BPF_REG_6, -64));
+	}
+	emit_ld64(p, BPF_REG_7, MX_V);
+	emit(p, STX(BPF_DW, breg, BPF_REG_7, boff));
+	emit(p, MOV64_REG(BPF_REG_1, BPF_REG_6));
+	emit(p, MOV64_IMM(BPF_REG_2, 64));
+	emit(p, KCALL(kfunc_id("bjk_poison")));
+	emit_ld64(p, BPF_REG_7, MX_S);
+	emit_ld64(p, BPF_REG_0, MX_V);
+	emit(p, MOV64_IMM(BPF_REG_8, 0));
+	switch (m->op) {
+	case OP_LDX:
+		emit(p, LDX(sz, BPF_REG_8, areg, aoff));
+		break;
+	case OP_LDXSX:
+		emit(p, LDXSX(sz, BPF_REG_8, areg, aoff));
+		break;
+	case OP_ST:
+		emit(p, ST(sz, areg, aoff, MX_IMM));
+		break;
+	case OP_STX:
+		emit(p, STX(sz, areg, BPF_REG_7, aoff));
+		break;
+	case OP_ATOMIC:
+		emit(p, ATOMIC(sz, m->aop, areg, BPF_REG_7, aoff));
+		if (m->aop == BPF_CMPXCHG)
+			emit(p, MOV64_REG(BPF_REG_8, BPF_REG_0));
+		else if (m->aop & BPF_FETCH)
+			emit(p, MOV64_REG(BPF_REG_8, BPF_REG_7));
+		break;
+	}
+	emit(p, MOV64_REG(BPF_REG_1, BPF_REG_6));
+	emit(p, MOV64_IMM(BPF_REG_2, 64));
+	emit(p, KCALL(kfunc_id("bjk_unpoison")));
+	emit(p, LDX(BPF_DW, BPF_REG_0, breg, boff));
+	emit(p, ALU64_REG(BPF_XOR, BPF_REG_0, BPF_REG_8));
+	emit(p, MOV64_REG(BPF_REG_1, BPF_REG_0));
+	emit(p, ALU64_IMM(BPF_RSH, BPF_REG_1, 32));
+	emit(p, ALU64_REG(BPF_XOR, BPF_REG_0, BPF_REG_1));
+	emit(p, EXIT());
+}
+
+static void case_matrix(const struct mcase *m, enum where w)
+{
+	struct tcase t;
+	struct prog p;
+	struct exempt ex = { .probes = 0 };
+	char name[64];
+	uint32_t ret;
+	int fd;
+
+	snprintf(name, sizeof(name), "matrix.%s.%s", where_name[w], m->name);
+	if (!tcase_begin(&t, name))
+		return;
+	build_matrix(&p, m, w);
+	snprintf(name, sizeof(name), "mx_%s", m->name);
+	fd = load_raw(&t, BPF_PROG_TYPE_SYSCALL, name, &p, 0);
+	if (fd < 0)
+		goto out;
+	/* proved stack-only through r6: must not be checked */
+	if (w == STACK_PTR)
+		ex.n[m->op != OP_LDX && m->op != OP_LDXSX][size_idx(m->size)] = 1;
+	audit(&t, fd, &ex);
+	if (w == HEAP)
+		expect(&t, 0, 0, POISON_BUG, m->op != OP_LDX && m->op != OP_LDXSX, m->size,
+		       MX_OFF);
+	arm(&t);
+	if (!test_run(&t, fd, NULL, 0, NULL, 0, &ret) && ret != matrix_result(m))
+		fail(&t, "result %#x, want %#x", ret, matrix_result(m));
+	close(fd);
+out:
+	tcase_end(&t);
+}
+
+/* ---- more raw cases ---------------------------------------------------- */
+
+/* Heap region prologue: r6 = bjk_buf(64), else return -1. */
+static void heap_prologue(struct prog *p)
+{
+	emit(p, MOV64_IMM(BPF_REG_1, 64));
+	emit(p, KCALL(kfunc_id("bjk_buf")));
+	emit(p, JNE_IMM(BPF_REG_0, 0, 2));
+	emit(p, MOV64_IMM(BPF_REG_0, -1));
+	emit(p, EXIT());
+	emit(p, MOV64_REG(BPF_REG_6, BPF_REG_0));
+}
+
+static void poison_call(struct prog *p, bool poison, int reg, int off, int len)
+{
+	emit(p, MOV64_REG(BPF_REG_1, reg));
+	if (off)
+		emit(p, ALU64_IMM(BPF_ADD, BPF_REG_1, off));
+	emit(p, MOV64_IMM(BPF_REG_2, len));
+	emit(p, KCALL(kfunc_id(poison ? "bjk_poison" : "bjk_unpoison")));
+}
+
+/*
+ * Unaligned and granule-crossing accesses, which the inline check sends
+ * to its slow path: the report still has the access's own address.
+ *   off/size: the access; poff/plen: the poisoned part of the 64 bytes.
+ */
+static void case_unaligned(const char *name, bool write, int size, int off, int poff, int plen,
+			   int nrep)
+{
+	struct tcase t;
+	struct prog p = { .n = 0 };
+	uint32_t ret;
+	int fd;
+
+	if (!tcase_begin(&t, name))
+		return;
+	heap_prologue(&p);
+	poison_call(&p, true, BPF_REG_6, poff, plen);
+	if (write)
+		emit(&p, ST(bpf_size(size), BPF_REG_6, off, 0x22));
+	else
+		emit(&p, LDX(bpf_size(size), BPF_REG_7, BPF_REG_6, off));
+	poison_call(&p, false, BPF_REG_6, 0, 64);
+	emit(&p, MOV64_IMM(BPF_REG_0, 0));
+	emit(&p, EXIT());
+	fd = load_raw(&t, BPF_PROG_TYPE_SYSCALL, "unaligned", &p, 0);
+	if (fd < 0)
+		goto out;
+	audit(&t, fd, NULL);
+	if (nrep)
+		expect(&t, 0, 0, POISON_BUG, write, size, off - poff);
+	arm(&t);
+	test_run(&t, fd, NULL, 0, NULL, 0, &ret);
+	close(fd);
+out:
+	tcase_end(&t);
+}
+
+/*
+ * One instruction that sees a stack pointer on one path and the module's
+ * buffer on another (the ctx's first word picks the path at run time):
+ * any state with a non-stack pointer makes it checked. On the stack path
+ * the stack is not poisoned: no report.
+ */
+static void case_merge(bool heap)
+{
+	struct tcase t;
+	struct prog p = { .n = 0 };
+	uint32_t ret, ctx[2] = { heap, 0 };
+	int fd, k;
+
+	if (!tcase_begin(&t, heap ? "path.merge.heap" : "path.merge.stack"))
+		return;
+	emit(&p, LDX(BPF_W, BPF_REG_9, BPF_REG_1, 0));
+	for (k = 1; k <= 8; k++)
+		emit(&p, ST(BPF_DW, BPF_REG_10, -8 * k, 0));
+	emit(&p, MOV64_REG(BPF_REG_6, BPF_REG_10));
+	emit(&p, ALU64_IMM(BPF_ADD, BPF_REG_6, -64));
+	emit(&p, JEQ_IMM(BPF_REG_9, 0, 9));	/* to the access, r6 on the stack */
+	emit(&p, MOV64_IMM(BPF_REG_1, 64));
+	emit(&p, KCALL(kfunc_id("bjk_buf")));
+	emit(&p, JNE_IMM(BPF_REG_0, 0, 2));
+	emit(&p, MOV64_IMM(BPF_REG_0, -1));
+	emit(&p, EXIT());
+	emit(&p, MOV64_REG(BPF_REG_6, BPF_REG_0));
+	emit(&p, MOV64_REG(BPF_REG_1, BPF_REG_6));
+	emit(&p, MOV64_IMM(BPF_REG_2, 64));
+	emit(&p, KCALL(kfunc_id("bjk_poison")));
+	emit(&p, STX(BPF_DW, BPF_REG_6, BPF_REG_9, 24));	/* the access */
+	emit(&p, JEQ_IMM(BPF_REG_9, 0, 4));
+	emit(&p, MOV64_REG(BPF_REG_1, BPF_REG_6));
+	emit(&p, MOV64_IMM(BPF_REG_2, 64));
+	emit(&p, KCALL(kfunc_id("bjk_unpoison")));
+	emit(&p, MOV64_IMM(BPF_REG_0, 0));
+	emit(&p, MOV64_IMM(BPF_REG_0, 3));
+	emit(&p, EXIT());
+	fd = load_raw(&t, BPF_PROG_TYPE_SYSCALL, "merge", &p, 0);
+	if (fd < 0)
+		goto out;
+	audit(&t, fd, NULL);
+	if (heap)
+		expect(&t, 0, 0, POISON_BUG, true, 8, 24);
+	arm(&t);
+	if (!test_run(&t, fd, ctx, sizeof(ctx), NULL, 0, &ret) && ret != 3)
+		fail(&t, "result %u, want 3", ret);
+	close(fd);
+out:
+	tcase_end(&t);
+}
+
+/*
+ * BPF_F_TEST_RND_HI32: the verifier patches every 32-bit definition whose
+ * upper half nobody reads with insns that randomize that half; a load so
+ * patched keeps its check, and so does the store after it.
+ */
+static void case_rnd_hi32(void)
+{
+	struct tcase t;
+	struct prog p = { .n = 0 };
+	uint32_t ret;
+	int fd;
+
+	if (!tcase_begin(&t, "path.rnd_hi32"))
+		return;
+	heap_prologue(&p);
+	emit(&p, ST(BPF_W, BPF_REG_6, 16, 41));
+	poison_call(&p, true, BPF_REG_6, 0, 64);
+	emit(&p, LDX(BPF_W, BPF_REG_7, BPF_REG_6, 16));	/* Read 4 at +16 */
+	emit(&p, ALU32_IMM(BPF_ADD, BPF_REG_7, 1));
+	emit(&p, STX(BPF_W, BPF_REG_6, BPF_REG_7, 20));	/* Write 4 at +20 */
+	emit(&p, LDX(BPF_H, BPF_REG_8, BPF_REG_6, 20));	/* Read 2 at +20 */
+	poison_call(&p, false, BPF_REG_6, 0, 64);
+	emit(&p, MOV64_REG(BPF_REG_0, BPF_REG_8));
+	emit(&p, EXIT());
+	fd = load_raw(&t, BPF_PROG_TYPE_SYSCALL, "rnd_hi32", &p, BPF_F_TEST_RND_HI32);
+	if (fd < 0)
+		goto out;
+	audit(&t, fd, NULL);
+	expect(&t, 0, 0, POISON_BUG, false, 4, 16);
+	expect(&t, 0, 0, POISON_BUG, true, 4, 20);
+	expect(&t, 0, 0, POISON_BUG, false, 2, 20);
+	arm(&t);
+	if (!test_run(&t, fd, NULL, 0, NULL, 0, &ret) && ret != 42)
+		fail(&t, "result %u, want 42", ret);
+	close(fd);
+out:
+	tcase_end(&t);
+}
+
+/* ---- classic BPF ------------------------------------------------------- */
+
+/*
+ * A classic socket filter (no verifier: only R10-based accesses are
+ * stack-only): keeps datagrams whose first byte is 'A' and whose length is
+ * over 3, using the scratch memory M[]. Runs with no report.
+ */
+static void case_cbpf(void)
+{
+	struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_LEN, 0),		/* A = skb->len */
+		BPF_STMT(BPF_ST, 0),				/* M[0] = A */
+		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 0),		/* A = pkt[0] */
+		BPF_STMT(BPF_ST, 1),				/* M[1] = A */
+		BPF_STMT(BPF_LDX | BPF_W | BPF_MEM, 0),		/* X = M[0] */
+		BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, 3, 0, 3),	/* len > 3? */
+		BPF_STMT(BPF_LD | BPF_W | BPF_MEM, 1),		/* A = M[1] */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 'A', 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, 0),
+		BPF_STMT(BPF_RET | BPF_K, 0xffff),
+		BPF_STMT(BPF_RET | BPF_K, 0),
+	};
+	struct sock_fprog fp = { .len = sizeof(code) / sizeof(code[0]), .filter = code };
+	struct tcase t;
+	int sv[2], got = 0, dropped = 0;
+	char buf[16];
+
+	if (!tcase_begin(&t, "cbpf.socket_filter"))
+		return;
+	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv)) {
+		fail(&t, "socketpair: %s", strerror(errno));
+		goto out;
+	}
+	if (setsockopt(sv[1], SOL_SOCKET, SO_ATTACH_FILTER, &fp, sizeof(fp))) {
+		fail(&t, "SO_ATTACH_FILTER: %s", strerror(errno));
+		goto close;
+	}
+	note(&t, "audit: none (a classic filter has no program fd)");
+	arm(&t);
+	if (send(sv[0], "Abcd", 4, 0) != 4 || send(sv[0], "Bbcd", 4, 0) != 4 ||
+	    send(sv[0], "Ab", 2, 0) != 2 || send(sv[0], "Axyz", 4, 0) != 4)
+		fail(&t, "send: %s", strerror(errno));
+	while (recv(sv[1], buf, sizeof(buf), MSG_DONTWAIT) > 0) {
+		if (buf[0] == 'A')
+			got++;
+		else
+			dropped++;
+	}
+	if (got != 2 || dropped)
+		fail(&t, "filter kept %d datagrams (%d wrong), want 2", got + dropped, dropped);
+close:
+	close(sv[0]);
+	close(sv[1]);
+out:
+	tcase_end(&t);
+}
+
+/* ---- C programs (progs/e2e.bpf.c) ---------------------------------------- */
+
+/* Open the object with only the named programs loaded. */
+static struct bpf_object *obj_load(struct tcase *t, const char *const *progs)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .kernel_log_buf = vlog,
+		    .kernel_log_size = sizeof(vlog), .kernel_log_level = 1);
+	struct bpf_object *o;
+	struct bpf_program *p;
+	int k, err;
+
+	vlog[0] = '\0';
+	if (obj_path)
+		o = bpf_object__open_file(obj_path, &oo);
+	else
+		o = bpf_object__open_mem(bjk_bpf_obj, bjk_bpf_obj_end - bjk_bpf_obj, &oo);
+	if (!o) {
+		fail(t, "open BPF object: %s", strerror(errno));
+		return NULL;
+	}
+	bpf_object__for_each_program(p, o) {
+		bool want = false;
+
+		for (k = 0; progs[k]; k++)
+			if (!strcmp(bpf_program__name(p), progs[k]))
+				want = true;
+		bpf_program__set_autoload(p, want);
+	}
+	err = bpf_object__load(o);
+	if (err) {
+		char *l = vlog, *nl;
+		int lines = 0;
+
+		fail(t, "load %s: %s", progs[0], strerror(-err));
+		for (nl = vlog; (nl = strchr(nl, '\n')); nl++)
+			lines++;
+		for (; lines > 12 && (nl = strchr(l, '\n')); lines--)
+			l = nl + 1;
+		while (*l) {
+			nl = strchr(l, '\n');
+			if (nl)
+				*nl = '\0';
+			note(t, "  verifier: %s", l);
+			if (!nl)
+				break;
+			l = nl + 1;
+		}
+		bpf_object__close(o);
+		return NULL;
+	}
+	return o;
+}
+
+static int prog_fd(struct bpf_object *o, const char *name)
+{
+	return bpf_program__fd(bpf_object__find_program_by_name(o, name));
+}
+
+/* out[] of the object (its .bss) */
+static int read_out(struct tcase *t, struct bpf_object *o, uint64_t *vals)
+{
+	struct bpf_map *m;
+	uint32_t k = 0;
+	char buf[256];
+
+	bpf_object__for_each_map(m, o)
+		if (strstr(bpf_map__name(m), ".bss"))
+			break;
+	if (!m || bpf_map_lookup_elem(bpf_map__fd(m), &k, buf)) {
+		fail(t, "read .bss: %s", strerror(errno));
+		return -1;
+	}
+	memcpy(vals, buf, 8 * sizeof(uint64_t));
+	return 0;
+}
+
+/*
+ * A C program run once with BPF_PROG_TEST_RUN. prog: which one; type:
+ * syscall (no input) or tc (pkt). Reports as listed.
+ */
+struct ccase {
+	const char *name;	/* the case */
+	const char *prog;	/* the program (and its function name) */
+	bool tc;
+	int retval;		/* -999: not checked */
+	struct exempt ex;
+	int nexp;
+	struct expect exp[3];
+	int nout;		/* out[] values to check */
+	uint64_t outv[8];
+};
+
+#define REP(bug_, w, sz, off_, fn) { .bug = bug_, .write = w, .size = sz, .off = off_, .func = fn }
+#define NOEX { .probes = 0 }
+
+static const struct ccase ccases[] = {
+	{ "kind.array", "kind_array", false, 0, NOEX, 1, { REP(POISON_BUG, 1, 8, 8, 0) } },
+	{ "kind.hash", "kind_hash", false, 0, NOEX, 1, { REP(POISON_BUG, 0, 4, 12, 0) } },
+	{ "kind.ringbuf", "kind_ringbuf", false, 0, NOEX, 1, { REP(POISON_BUG, 1, 4, 4, 0) } },
+	{ "kind.obj_new", "kind_obj_new", false, 0, NOEX, 1, { REP(POISON_BUG, 0, 2, 18, 0) } },
+	{ "kind.kfunc_buf", "kind_kfunc_buf", false, 0, NOEX, 1,
+	  { REP(POISON_BUG, 0, 1, 100, 0) } },
+	{ "zoo.freed", "zoo_freed", false, 0, NOEX, 1,
+	  { { .bug = "slab-use-after-free", .write = 0, .size = 8, .off = 16, .stacks = true } } },
+	{ "zoo.short_write", "zoo_short", false, 0, NOEX, 1,
+	  { REP("slab-out-of-bounds", 1, 1, 20, 0) } },
+	{ "zoo.short_read", "zoo_short_read", false, 0, NOEX, 1,
+	  { REP("slab-out-of-bounds", 0, 8, 24, 0) } },
+	{ "zoo.map_widened", "zoo_widen", false, 0, NOEX, 1,
+	  { REP("slab-out-of-bounds", 0, 8, 40, 0) } },
+	{ "path.static_subprog", "path_static_sub", false, -999, NOEX, 1,
+	  { REP(POISON_BUG, 0, 4, 8, 1) } },
+	{ "path.global_subprog_heap", "path_global_heap", false, -999, NOEX, 2,
+	  { REP(POISON_BUG, 0, 8, 8, 1), REP(POISON_BUG, 1, 8, 8, 1) } },
+	{ "path.global_subprog_stack", "path_global_stack", false, 5, NOEX, 0 },
+	/* ifindex of lo is 1; gso_segs 0 */
+	{ "path.ctx_rewrite", "ctx_rewrite", true, 16, NOEX, 0 },
+	/* 4 PROBE_MEM loads (u64, u32, u16, u8) dumped as LDX MEM; 3 PROBE_MEMSX */
+	{ "probe.poisoned_btf_obj", "probe_poisoned", false, 0,
+	  { .n = { { 1, 1, 1, 1 } }, .probes = 7 }, 0, {}, 7,
+	  { 0x1122334455667788ULL, 0x99aabbcc, 0xddee, 0xf1, (uint64_t)-2, (uint64_t)-3,
+	    (uint64_t)-4 } },
+	{ "probe.bad_user_addr", "probe_bad_user", false, 0,
+	  { .n = { { 0, 0, 0, 1 } }, .probes = 2 }, 0, {}, 2, { 1, 1 } },
+	{ "probe.bad_kernel_addr", "probe_bad_kern", false, 0,
+	  { .n = { { 0, 0, 0, 1 } }, .probes = 2 }, 0, {}, 2, { 1, 1 } },
+};
+#define NCCASES (int)(sizeof(ccases) / sizeof(ccases[0]))
+
+static void case_c(const struct ccase *c)
+{
+	const char *progs[] = { c->prog, NULL };
+	struct bpf_object *o;
+	struct tcase t;
+	uint64_t vals[8];
+	uint32_t ret;
+	int fd, k;
+
+	if (!tcase_begin(&t, c->name))
+		return;
+	o = obj_load(&t, progs);
+	if (!o)
+		goto out;
+	fd = prog_fd(o, c->prog);
+	audit(&t, fd, &c->ex);
+	for (k = 0; k < c->nexp; k++)
+		t.exp[t.nexp++] = c->exp[k];
+	arm(&t);
+	if (!test_run(&t, fd, NULL, 0, c->tc ? pkt : NULL, c->tc ? sizeof(pkt) : 0, &ret) &&
+	    c->retval != -999 && (int)ret != c->retval)
+		fail(&t, "result %d, want %d", (int)ret, c->retval);
+	if (c->nout && !read_out(&t, o, vals))
+		for (k = 0; k < c->nout; k++)
+			if (vals[k] != c->outv[k])
+				fail(&t, "out[%d] = %#llx, want %#llx", k,
+				     (unsigned long long)vals[k], (unsigned long long)c->outv[k]);
+	bpf_object__close(o);
+out:
+	tcase_end(&t);
+}
+
+/* A tail call into a program that makes the bad access: the report names it. */
+static void case_tail_call(void)
+{
+	const char *progs[] = { "tail_caller", "tail_callee", NULL };
+	struct bpf_object *o;
+	struct tcase t;
+	uint32_t ret, k = 0;
+	int caller, callee;
+
+	if (!tcase_begin(&t, "path.tail_call"))
+		return;
+	o = obj_load(&t, progs);
+	if (!o)
+		goto out;
+	caller = prog_fd(o, "tail_caller");
+	callee = prog_fd(o, "tail_callee");
+	if (bpf_map_update_elem(bpf_map__fd(bpf_object__find_map_by_name(o, "jmp")), &k, &callee,
+				BPF_ANY)) {
+		fail(&t, "prog array update: %s", strerror(errno));
+		goto close;
+	}
+	audit(&t, caller, NULL);
+	audit(&t, callee, NULL);
+	expect(&t, 1, 0, POISON_BUG, true, 2, 6);
+	arm(&t);
+	if (!test_run(&t, caller, NULL, 0, pkt, sizeof(pkt), &ret) && ret != 7)
+		fail(&t, "result %u, want 7 (the callee's)", ret);
+close:
+	bpf_object__close(o);
+out:
+	tcase_end(&t);
+}
+
+/*
+ * Tracing: fentry programs read through BTF pointers with PROBE_MEM loads,
+ * never checked. trace_poisoned runs on bjk_trace_target(), called by the
+ * module with its object poisoned; trace_null on bpf_fentry_test7(NULL)
+ * (BPF_PROG_TEST_RUN of an fentry program calls bpf_fentry_test1..8).
+ */
+static void case_trace_poisoned(void)
+{
+	const char *progs[] = { "trace_poisoned", "trace_trigger", NULL };
+	static const uint64_t want[8] = { 0x1122334455667788ULL, 0x99aabbcc, 0xddee, 0xf1,
+					  (uint64_t)-2, (uint64_t)-3, (uint64_t)-4, 0x42 };
+	struct exempt ex = { .n = { { 1, 1, 1, 1 } }, .probes = 7 };
+	struct bpf_link *l = NULL;
+	struct bpf_object *o;
+	struct tcase t;
+	uint64_t vals[8];
+	uint32_t ret;
+	int k;
+
+	if (!tcase_begin(&t, "probe.fentry_poisoned_arg"))
+		return;
+	o = obj_load(&t, progs);
+	if (!o)
+		goto out;
+	l = bpf_program__attach(bpf_object__find_program_by_name(o, "trace_poisoned"));
+	if (!l) {
+		fail(&t, "attach fentry: %s", strerror(errno));
+		goto close;
+	}
+	audit(&t, prog_fd(o, "trace_poisoned"), &ex);
+	arm(&t);
+	if (!test_run(&t, prog_fd(o, "trace_trigger"), NULL, 0, NULL, 0, &ret) && ret != 0x42)
+		fail(&t, "result %#x, want 0x42", ret);
+	if (!read_out(&t, o, vals))
+		for (k = 0; k < 8; k++)
+			if (vals[k] != want[k])
+				fail(&t, "out[%d] = %#llx, want %#llx", k,
+				     (unsigned long long)vals[k], (unsigned long long)want[k]);
+	bpf_link__destroy(l);
+close:
+	bpf_object__close(o);
+out:
+	tcase_end(&t);
+}
+
+static void case_trace_null(void)
+{
+	const char *progs[] = { "trace_null", NULL };
+	struct exempt ex = { .n = { { 0, 0, 0, 1 } }, .probes = 1 };
+	struct bpf_link *l = NULL;
+	struct bpf_object *o;
+	struct tcase t;
+	uint64_t vals[8];
+	uint32_t ret;
+
+	if (!tcase_begin(&t, "probe.fentry_null_arg"))
+		return;
+	o = obj_load(&t, progs);
+	if (!o)
+		goto out;
+	l = bpf_program__attach(bpf_object__find_program_by_name(o, "trace_null"));
+	if (!l) {
+		fail(&t, "attach fentry: %s", strerror(errno));
+		goto close;
+	}
+	audit(&t, prog_fd(o, "trace_null"), &ex);
+	arm(&t);
+	test_run(&t, prog_fd(o, "trace_null"), NULL, 0, NULL, 0, &ret);
+	if (!read_out(&t, o, vals) && vals[0] != 1)
+		fail(&t, "out[0] = %#llx, want 1", (unsigned long long)vals[0]);
+	bpf_link__destroy(l);
+close:
+	bpf_object__close(o);
+out:
+	tcase_end(&t);
+}
+
+/* ---- main ---------------------------------------------------------------- */
+
+static void set_harden(int v)
+{
+	char c = '0' + v;
+	int fd = open(HARDEN, O_WRONLY);
+
+	if (fd < 0 || write(fd, &c, 1) != 1) {
+		out("# cannot write %s: %s", HARDEN, strerror(errno));
+		exit(2);
+	}
+	close(fd);
+	harden = v;
+}
+
+static void run_all(void)
+{
+	int k, w;
+
+	for (w = HEAP; w <= STACK_PTR; w++)
+		for (k = 0; k < NMATRIX; k++)
+			case_matrix(&matrix[k], w);
+	case_unaligned("unaligned.load2_odd", false, 2, 17, 0, 64, 1);
+	case_unaligned("unaligned.load8_cross", false, 8, 12, 0, 64, 1);
+	case_unaligned("unaligned.store4_cross", true, 4, 30, 0, 64, 1);
+	case_unaligned("partial.load8_into_poison", false, 8, 28, 32, 32, 1);
+	case_unaligned("partial.store2_into_poison", true, 2, 31, 32, 32, 1);
+	case_unaligned("partial.load8_before_poison", false, 8, 24, 32, 32, 0);
+	for (k = 0; k < NCCASES; k++)
+		case_c(&ccases[k]);
+	case_merge(true);
+	case_merge(false);
+	case_rnd_hi32();
+	case_tail_call();
+	case_trace_poisoned();
+	case_trace_null();
+	case_cbpf();
+}
+
+/* The cases run_all() runs: keep in step with it. */
+static int count_cases(void)
+{
+	return 3 * NMATRIX + 6 + NCCASES + 7;
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char buf[512];
+	size_t n;
+
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	n = strlen(buf);
+	while (n && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	out("# libbpf: %s", buf);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int opt, total, h;
+	static const int hardens[] = { 0, 2 };
+
+	while ((opt = getopt(argc, argv, "ko:f:")) != -1) {
+		switch (opt) {
+		case 'k':
+			use_kmsg = 1;
+			break;
+		case 'o':
+			obj_path = optarg;
+			break;
+		case 'f':
+			filter = optarg;
+			break;
+		default:
+			fprintf(stderr, "usage: %s [-k] [-o BPF-OBJECT] [-f FILTER]\n", argv[0]);
+			return 2;
+		}
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	libbpf_set_print(libbpf_print);
+	kmsg_open();
+	kallsyms_checks();
+	module_btf();
+	total = filter ? 0 : 2 * count_cases();
+	out("KTAP version 1");
+	if (total)
+		out("1..%d", total);
+	for (h = 0; h < 2; h++) {
+		set_harden(hardens[h]);
+		out("# bpf_jit_harden=%d", harden);
+		run_all();
+	}
+	set_harden(0);
+	if (!total)
+		out("1..%d", ncases);
+	out("# e2e: %d cases, %d passed, %d failed", ncases, npass, nfail);
+	out("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0", npass, nfail);
+	return nfail ? 1 : 0;
+}

@@ -29,18 +29,19 @@ since() {
 }
 
 # stage NAME CMD...: announce a stage, run it, say how long it took.
+# (The locals have odd names: bash's dynamic scoping shows them to CMD.)
 stage() {
-	local name=$1 t0 rc=0
+	local _stage_name=$1 _stage_t0 _stage_rc=0
 	shift
-	printf '==> %s\n' "$name"
-	t0=$(now)
-	"$@" || rc=$?
-	if [ "$rc" -eq 0 ]; then
-		printf '%s: done in %s\n' "$name" "$(since "$t0")"
+	printf '==> %s\n' "$_stage_name"
+	_stage_t0=$(now)
+	"$@" || _stage_rc=$?
+	if [ "$_stage_rc" -eq 0 ]; then
+		printf '%s: done in %s\n' "$_stage_name" "$(since "$_stage_t0")"
 	else
-		printf '%s: FAILED after %s\n' "$name" "$(since "$t0")" >&2
+		printf '%s: FAILED after %s\n' "$_stage_name" "$(since "$_stage_t0")" >&2
 	fi
-	return "$rc"
+	return "$_stage_rc"
 }
 
 sha256_file() {

@@ -18,8 +18,8 @@ mkdir -p "$run"
 note "run: $run (source $(source_version), series $(series_hash | cut -c1-12), $(series_files | wc -l) patch(es))"
 
 while IFS='|' read -r name suites extra; do
-	name=$(echo "$name" | xargs)
-	suites=$(echo "$suites" | tr -d ' \t')
+	name=${name//[[:space:]]/}
+	suites=${suites//[[:space:]]/}
 	case "$name" in '' | '#'*) continue ;; esac
 	if [ -n "${BJK_BOOTS:-}" ] && [[ " $BJK_BOOTS " != *" $name "* ]]; then
 		continue

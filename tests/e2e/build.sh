@@ -5,7 +5,8 @@
 # vmlinux); OUT: where to put the results:
 #   OUT/bjk_e2e.ko   the test module (kfuncs, module BTF)
 #   OUT/bjk-e2e      the static runner, with the BPF object embedded
-# Intermediate files go to OUT/work. libbpf and bpftool (bootstrap) are
+# Needs no lock: the module build is a few seconds of make M= (see
+# BJK_E2E_LOCK below). Intermediate files go to OUT/work. libbpf and bpftool (bootstrap) are
 # built from TREE once and reused while their sources do not change.
 set -euo pipefail
 
@@ -64,7 +65,10 @@ mv -f "$work/vmlinux.h.tmp" "$work/vmlinux.h"
 # the module (a copy: kbuild writes next to the sources)
 rm -rf "$work/module"
 cp -r "$here/module" "$work/module"
-make -s -C "$tree" O="$build" M="$work/module" -j"$jobs" modules >"$work/module.log" 2>&1 ||
+# BJK_E2E_LOCK: a lock file to hold around this kernel-tree make (for runs
+# outside the harness, next to other kernel builds; the harness needs none).
+${BJK_E2E_LOCK:+flock "$BJK_E2E_LOCK"} \
+	make -s -C "$tree" O="$build" M="$work/module" -j"$jobs" modules >"$work/module.log" 2>&1 ||
 	{ tail -20 "$work/module.log" >&2; die "module build failed ($work/module.log)"; }
 strip --strip-debug -o "$out/bjk_e2e.ko" "$work/module/bjk_e2e.ko"
 

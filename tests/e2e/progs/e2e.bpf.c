@@ -305,7 +305,7 @@ int probe_poisoned(void *ctx)
 
 	if (!o)
 		return -1;
-	bjk_poison(o, 64);
+	bjk_poison(o, 56);
 	out[0] = o->u64f;
 	out[1] = o->u32f;
 	out[2] = o->u16f;
@@ -313,7 +313,7 @@ int probe_poisoned(void *ctx)
 	out[4] = o->s8f;
 	out[5] = o->s16f;
 	out[6] = o->s32f;
-	bjk_unpoison(o, 64);
+	bjk_unpoison(o, 56);
 	return 0;
 }
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The guest image: a gzip'ed cpio (newc) with busybox-static, guest/init as
-# /init, the guest side of the suites (tests/*.sh as /tests/) and the test
-# modules (/lib/modules/). Made with the tree's own usr/gen_init_cpio from a
+# /init, the guest side of the suites (tests/*.sh as /tests/), the test
+# modules (/lib/modules/) and what tests/<suite>/build.sh made (/<suite>/). Made with the tree's own usr/gen_init_cpio from a
 # spec (so /dev/console needs no root), into a temp file, then renamed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -34,6 +34,17 @@ trap 'rm -rf "$work"' EXIT
 		[ -f "$build/$m" ] || die "module $m not found in $build (is it =m in the fragment?)"
 		strip --strip-debug -o "$work/$(basename "$m")" "$build/$m"
 		echo "file /lib/modules/$(basename "$m") $work/$(basename "$m") 0644 0 0"
+	done
+	for b in "$BJK_ROOT"/tests/*/build.sh; do
+		[ -f "$b" ] || continue
+		s=$(basename "$(dirname "$b")")
+		echo "dir /$s 0755 0 0"
+		for f in "$(suite_out "$s")"/*; do
+			[ -f "$f" ] || continue
+			mode=0644
+			[ -x "$f" ] && mode=0755
+			echo "file /$s/$(basename "$f") $f $mode 0 0"
+		done
 	done
 } >"$work/spec"
 

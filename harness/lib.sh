@@ -79,3 +79,8 @@ build_dir() {
 image_path() {
 	echo "$CACHE/image/$(basename "$(build_dir)").cpio.gz"
 }
+
+# Where tests/<suite>/build.sh puts what its suite needs in the guest.
+suite_out() {
+	echo "$CACHE/suites/$(basename "$(build_dir)")/$1"
+}

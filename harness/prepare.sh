@@ -1,6 +1,6 @@
 #!/bin/bash
 # Everything before the first boot: packages, tools, tree, patches, config,
-# kernel build, guest image. Each stage is timed; the first failure stops.
+# kernel build, what the suites need (tests/*/build.sh), guest image. Each stage is timed; the first failure stops.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -11,4 +11,5 @@ stage tree "$h/tree.sh" unpack
 stage patches "$h/tree.sh" series
 stage config "$h/config.sh"
 stage build "$h/build.sh"
+stage suites "$h/suites.sh"
 stage image "$h/image.sh"

@@ -56,7 +56,7 @@ done <"$FRAGMENT"
 if [ "${#missing[@]}" -gt 0 ]; then
 	printf 'error: these options of %s did not reach %s:\n' "$FRAGMENT" "$build/.config" >&2
 	printf '  %s\n' "${missing[@]}" >&2
-	printf 'Check their dependencies (make O=%s menuconfig, then search with /); merge_config.sh output: %s\n' "$build" "$log" >&2
+	printf 'Check their dependencies (cd %s && make O=%s menuconfig, then search with /); merge_config.sh output: %s\n' "$tree" "$build" "$log" >&2
 	exit 1
 fi
 echo "$key" >"$keyfile"

@@ -49,8 +49,9 @@ am_failed() {
 	files=$(sed -n -e 's/^error: patch failed: \(.*\):[0-9]*$/\1/p' \
 		-e 's/^error: \(.*\): does not exist in index$/\1/p' \
 		-e 's/^error: \(.*\): already exists in index$/\1/p' \
-		-e 's/^error: \(.*\): patch does not apply$/\1/p' "$out" | sort -u | tr '\n' ' ')
-	printf '%s\n' "$(sed 's/^/  git am: /' "$out")" >&2
+		-e 's/^error: \(.*\): patch does not apply$/\1/p' "$out" | sort -u | paste -sd' ')
+	# git am's own errors; not its advice on --continue/--skip: we aborted.
+	grep -E '^(error|fatal|Patch failed)' "$out" | sed 's/^/  git am: /' >&2 || true
 	die "patch $(basename "$patch") does not apply to $SOURCE_PKG $version (file: ${files:-unknown, see above}); tree reset to base"
 }
 

@@ -15,6 +15,9 @@ log=$build/config.log
 series_symbols=" BPF_JIT_KASAN BPF_JIT_KASAN_KUNIT_TEST "
 
 mkdir -p "$build"
+# The same lock as build.sh: one run at a time changes this build directory.
+exec 8>"$build.lock"
+flock 8
 if [ -f "$build/.config" ] && [ "$(cat "$keyfile" 2>/dev/null)" = "$key" ]; then
 	note "config: $build/.config up to date"
 	exit 0

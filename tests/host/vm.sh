@@ -57,7 +57,7 @@ if [ "$rc" = 1 ] && grep -q 'BUG: KASAN: slab-use-after-free in bpf_prog_[0-9a-f
 	grep -q 'error: vm: 1 KASAN report(s) in the guest, expected 0' "$out"; then
 	ktap ok demo_decoded "report decoded to demo.bpf.c:$line; status 1"
 else
-	ktap not-ok demo_decoded "status $rc (want 1), or no decoded report of demo.bpf.c:$line: see $out"
+	ktap not-ok demo_decoded "status $rc (want 1 and the report decoded to demo.bpf.c:$line); see $out"
 fi
 
 # A command the guest cannot find: 127 and a message that says so.

@@ -18,13 +18,17 @@
  * line record: +0x<off> (the return address of the check's call, inside the
  * JITed code of the faulting instruction) falls in exactly one line's range,
  * and within that line's instructions the memory instruction of the
- * report's kind (Read/Write, size) is the one. Programs without BTF line
- * info (raw instructions) get the candidates of the whole function.
+ * report's kind (Read/Write, size) is the one. Where several are (programs
+ * without BTF line info, or a line with two such accesses), the order of the
+ * checks decides: the JIT emits them in instruction order, so the report's
+ * check, the k-th call into the KASAN runtime of its function, belongs to
+ * the k-th memory instruction not based on R10, when the counts agree.
  *
- * Programs are found by symbol: jited_ksyms and /proc/kallsyms give each
- * function's exact name; where kallsyms hides them (bpf_jit_harden > 0) the
- * name is rebuilt from the tag and the BTF function name (subprograms have
- * tags of their own, so for them the name and length must do).
+ * Programs are found by symbol, the name bpf_get_prog_name() gives: the
+ * main function by tag and name; subprograms have tags of their own, not in
+ * bpf_prog_info, so for them the BTF name and the length (/0x<len>) must do.
+ * (Reading /proc/kallsyms per program would be exact but is far too slow
+ * under TCG, and it hides BPF symbols while bpf_jit_harden is on.)
  *
  * watch -c KTAP: the e2e suite's check. Each decoded report must name a
  * memory instruction of the report's kind, and in a C program its source
@@ -789,6 +793,7 @@ static struct decoded decode(const struct report *r)
 static void print_decoded(FILE *o, int n, const struct report *r, const struct decoded *d)
 {
 	uint32_t k, from, to;
+	const char *fn;
 
 	fprintf(o, "bjk-decode: report %d: %s, %s of size %d at addr %lx\n", n, r->bug,
 		r->write ? "Write" : "Read", r->size, r->addr);
@@ -797,8 +802,10 @@ static void print_decoded(FILE *o, int n, const struct report *r, const struct d
 		fprintf(o, "  not decoded: %s\n", d->why);
 		return;
 	}
-	fprintf(o, "  program  %s (id %u, tag %s), function %d of %d\n",
-		d->s->name[0] ? d->s->name : "(no name)", d->s->id, d->s->tag, d->func, d->s->nfuncs);
+	fn = strchr(d->s->sym[d->func] + 9, '_');	/* past "bpf_prog_<tag>" */
+	fprintf(o, "  program  %s (id %u, tag %s), function %d of %d: %s\n",
+		d->s->name[0] ? d->s->name : "(no name)", d->s->id, d->s->tag, d->func, d->s->nfuncs,
+		fn ? fn + 1 : "?");
 	if (d->line)
 		fprintf(o, "  source   %s:%u:%u\n", d->line->file, d->line->num, d->line->col);
 	else

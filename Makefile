@@ -26,8 +26,11 @@ boot:
 
 # make vm CMD='./prog arg': word-split like a shell command line.
 vm:
-	@test -n "$(CMD)" || { echo "usage: make vm CMD='command [args]'" >&2; exit 2; }
+ifeq ($(strip $(CMD)),)
+	@echo "usage: make vm CMD='command [args]'" >&2; exit 2
+else
 	@tools/vm -- $(CMD)
+endif
 
 clean-cache:
 	@harness/clean-cache.sh

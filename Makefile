@@ -2,12 +2,15 @@
 # The harness builds Debian's linux-source-6.12 with patches/ applied and
 # boots it in QEMU. See README.md.
 
-.PHONY: help test run clean-cache
+.PHONY: help test run boot vm clean-cache
 
 help:
 	@echo "make test         build the patched KASAN kernel, boot it in QEMU, run every"
 	@echo "                  suite of tests/boots; ends with 'N passed, N failed, N skipped'"
-	@echo "make run          build and boot once with the console live (BJK_SUITES=test_bpf,"
+	@echo "make run          the demo: boot the patched kernel, run a BPF program with a"
+	@echo "                  use-after-free, show the KASAN report and its decoded form"
+	@echo "make vm CMD='...' run a host command in the patched kernel (tools/vm -- CMD)"
+	@echo "make boot         boot once with the console live (BJK_SUITES=test_bpf,"
 	@echo "                  BJK_SHELL=1 for a shell in the guest)"
 	@echo "make clean-cache  delete the cache (\$$BJK_CACHE, default ~/.cache/bpf-jit-kasan)"
 	@echo "make help         this text"
@@ -16,7 +19,18 @@ test:
 	@harness/test.sh
 
 run:
+	@demo/run.sh
+
+boot:
 	@harness/run.sh
+
+# make vm CMD='./prog arg': word-split like a shell command line.
+vm:
+ifeq ($(strip $(CMD)),)
+	@echo "usage: make vm CMD='command [args]'" >&2; exit 2
+else
+	@tools/vm -- $(CMD)
+endif
 
 clean-cache:
 	@harness/clean-cache.sh

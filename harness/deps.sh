@@ -12,6 +12,7 @@ pkgs=(
 	clang-19 llvm-19 lld-19		# BPF C programs of later suites
 	libcap-dev zlib1g-dev pkg-config	# tools/ (libbpf, bpftool, selftests)
 	qemu-system-x86			# boots the test kernel
+	seabios				# tools/vm: an MP table with PCI interrupts (9p)
 	busybox-static cpio		# the guest initramfs
 	python3				# tools/testing/kunit/kunit.py parse
 	git rsync

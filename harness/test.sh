@@ -28,6 +28,17 @@ while IFS='|' read -r name suites extra; do
 	"$BJK_ROOT/harness/boot.sh" "$name" "$suites" "$run" $extra
 done <"$BJK_ROOT/tests/boots"
 
+# Host-side tests, tests/host/<name>.sh RUNDIR: they boot the VM themselves
+# (e.g. tools/vm) and add their own rows; <name> counts as a boot for BJK_BOOTS.
+for t in "$BJK_ROOT"/tests/host/*.sh; do
+	[ -f "$t" ] || continue
+	name=$(basename "$t" .sh)
+	if [ -n "${BJK_BOOTS:-}" ] && [[ " $BJK_BOOTS " != *" $name "* ]]; then
+		continue
+	fi
+	stage "host $name" bash "$t" "$run" || true
+done
+
 echo "==> summary"
 rc=0
 "$TOOLS/bjk-summary" "$run/results.tsv" >"$run/summary.txt" || rc=$?

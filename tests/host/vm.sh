@@ -1,0 +1,73 @@
+#!/bin/bash
+# Host-side test of tools/vm (run by harness/test.sh as "boot" vm, after the
+# boots of tests/boots; BJK_BOOTS=vm runs only it):
+#   tests/host/vm.sh RUNDIR
+# Each case is one `tools/vm` run (one boot, about 15 s under TCG). KTAP on
+# stdout, one row in RUNDIR/results.tsv, logs in RUNDIR/vm.<case>.out.
+set -euo pipefail
+. "$(dirname "$0")/../../harness/lib.sh"
+
+run=$1
+vm=$BJK_ROOT/tools/vm
+e2e=$(suite_out e2e)
+demo=$(suite_out vm)/host/bjk-demo
+line=$(grep -n 'the bad access' "$BJK_ROOT/demo/demo.bpf.c" | cut -d: -f1)
+pass=0 fail=0 n=0
+t0=$(now)
+export BJK_VM_PREPARED=1	# harness/test.sh has prepared everything
+
+ktap() { # ok|not-ok NAME [DETAIL]
+	n=$((n + 1))
+	if [ "$1" = ok ]; then
+		pass=$((pass + 1))
+		echo "ok $n vm.$2${3:+ # $3}"
+	else
+		fail=$((fail + 1))
+		echo "not ok $n vm.$2${3:+ # $3}"
+	fi
+}
+
+# vmrun NAME ARGS...: run tools/vm, output to RUNDIR/vm.NAME.out; sets $rc.
+vmrun() {
+	local name=$1
+	shift
+	rc=0
+	"$vm" -t 120 "$@" >"$run/vm.$name.out" 2>&1 </dev/null || rc=$?
+	note "vm: $name: status $rc ($run/vm.$name.out)"
+}
+
+echo "KTAP version 1"
+echo "1..3"
+
+# The command's status comes back: 3 stays 3.
+vmrun exit_status -- sh -c 'echo "in the guest: $(uname -r)"; exit 3'
+if [ "$rc" = 3 ] && grep -q 'in the guest: ' "$run/vm.exit_status.out"; then
+	ktap ok exit_status "sh -c 'exit 3' gave 3"
+else
+	ktap not-ok exit_status "sh -c 'exit 3' gave $rc, want 3"
+fi
+
+# A dynamic host binary that loads a BPF program: its KASAN report is
+# decoded to demo.bpf.c's line, and fails the run (no -k 1).
+vmrun demo -m "$e2e/bjk_e2e.ko" -- "$demo"
+out=$run/vm.demo.out
+if [ "$rc" = 1 ] && grep -q 'BUG: KASAN: slab-use-after-free in bpf_prog_[0-9a-f]*_demo_uaf' "$out" &&
+	grep -q "source   .*demo/demo.bpf.c:$line:" "$out" &&
+	grep -q 'insn     [0-9]*: (79) r[0-9] = \*(u64 \*)(r[0-9] +8)' "$out" &&
+	grep -q 'error: vm: 1 KASAN report(s) in the guest, expected 0' "$out"; then
+	ktap ok demo_decoded "report decoded to demo.bpf.c:$line; status 1"
+else
+	ktap not-ok demo_decoded "status $rc (want 1 and the report decoded to demo.bpf.c:$line); see $out"
+fi
+
+# A command the guest cannot find: 127 and a message that says so.
+vmrun not_found -- bjk-no-such-command
+if [ "$rc" = 127 ] && grep -q 'command not found in the guest: bjk-no-such-command' "$run/vm.not_found.out"; then
+	ktap ok not_found "127 and a message"
+else
+	ktap not-ok not_found "status $rc, want 127 with 'command not found in the guest'"
+fi
+
+secs=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
+printf 'vm\tvm\t%d\t%d\t0\t%s\t%s\n' "$pass" "$fail" "$secs" "tools/vm, 3 boots" >>"$run/results.tsv"
+[ "$fail" -eq 0 ]

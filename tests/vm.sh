@@ -1,0 +1,38 @@
+# Guest side of tools/vm (the suite "vm", run by /init; not a test suite of
+# `make test`). Three 9p shares, from tools/vm's QEMU command line:
+#   hostroot  the host's /, read-only       -> /host (the command's root)
+#   hostwork  the host's work directory, rw -> /host<workdir>
+#   bjkvm     tools/vm's control directory  -> /bjkvm: in: cmd.sh, workdir,
+#             modules; out: rc (the command's exit status), dump (the BPF
+#             programs of the reports, for bjk-decode -d)
+# The command runs chrooted into /host under bjk-decode watch, which prints
+# every KASAN report in a BPF program decoded while the program is loaded.
+opts=trans=virtio,version=9p2000.L,msize=262144
+fail() {
+	echo "BJK-ERROR: vm: $*" >/dev/kmsg
+	exit 2
+}
+mkdir -p /bjkvm /host
+mount -t 9p -o "$opts" bjkvm /bjkvm || fail "cannot mount the control share bjkvm (9p)"
+mount -t 9p -o "$opts,ro" hostroot /host || fail "cannot mount the host's root (9p)"
+work=$(cat /bjkvm/workdir)
+if [ -n "$work" ]; then
+	mount -t 9p -o "$opts" hostwork "/host$work" || fail "cannot mount the work directory $work"
+fi
+# The guest's own kernel filesystems and a private, writable /tmp and /run.
+for d in proc sys dev sys/fs/bpf sys/kernel/debug sys/kernel/tracing; do
+	[ -d "/$d" ] && [ -d "/host/$d" ] && mount --bind "/$d" "/host/$d"
+done
+mount -t tmpfs tmpfs /host/tmp || fail "cannot mount a tmpfs on /tmp"
+mount -t tmpfs tmpfs /host/run 2>/dev/null
+cp /bjkvm/cmd.sh /host/tmp/.bjk-vm-cmd.sh
+for m in $(cat /bjkvm/modules 2>/dev/null); do
+	insmod "/host$m" || fail "insmod $m failed"
+done
+echo "BJK-VM-START" >/dev/kmsg
+/vm/bjk-decode watch -d /bjkvm/dump -- chroot /host /bin/sh /tmp/.bjk-vm-cmd.sh
+rc=$?
+echo "$rc" >/bjkvm/rc
+echo "BJK-VM-RC: $rc" >/dev/kmsg
+sync
+exit 0

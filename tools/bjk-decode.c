@@ -1,0 +1,1173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bjk-decode: from a KASAN report in a JIT-compiled BPF program to the BPF
+ * instruction and the C source line that made the bad access.
+ *
+ *   bjk-decode [-d DUMP] LOG        decode the reports of a console log or
+ *                                   dmesg, with the programs of DUMP (or the
+ *                                   live ones when there is no -d)
+ *   bjk-decode dump FILE            save every loaded program (for later)
+ *   bjk-decode watch [-d DUMP] [-c KTAP] [-a ACK] -- CMD [ARG...]
+ *                                   run CMD; decode each report in a BPF
+ *                                   program while the program is still
+ *                                   loaded; exit with CMD's status
+ *
+ * A report reads "BUG: KASAN: <type> in bpf_prog_<tag>_<name>+0x<off>/0x<len>"
+ * then "Read|Write of size N at addr A". 6.12 has no map from BPF
+ * instruction to JITed offset except jited_line_info, one address per BTF
+ * line record: +0x<off> (the return address of the check's call, inside the
+ * JITed code of the faulting instruction) falls in exactly one line's range,
+ * and within that line's instructions the memory instruction of the
+ * report's kind (Read/Write, size) is the one. Where several are (programs
+ * without BTF line info, or a line with two such accesses), the order of the
+ * checks decides: the JIT emits them in instruction order, so the report's
+ * check, the k-th call into the KASAN runtime of its function, belongs to
+ * the k-th memory instruction not based on R10, when the counts agree.
+ *
+ * Programs are found by symbol, the name bpf_get_prog_name() gives: the
+ * main function by tag and name; subprograms have tags of their own, not in
+ * bpf_prog_info, so for them the BTF name and the length (/0x<len>) must do.
+ * (Reading /proc/kallsyms per program would be exact but is far too slow
+ * under TCG, and it hides BPF symbols while bpf_jit_harden is on.)
+ *
+ * watch -c KTAP: the e2e suite's check. Each decoded report must name a
+ * memory instruction of the report's kind, and in a C program its source
+ * line must carry a comment naming the access ("Read 8", "Write 1", as in
+ * tests/e2e/progs/e2e.bpf.c). One KTAP line per report goes to KTAP, named
+ * after the BJK-EXPECT-BEGIN region it came in. watch -a ACK: on each
+ * BJK-EXPECT-END line, write the case's name to ACK; the e2e runner waits
+ * for it before it closes the case's programs (a race otherwise: a case
+ * takes a few ms, and the watcher may read its report after the close).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <time.h>
+#include <sys/wait.h>
+#include <linux/bpf.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include "disasm.h"
+
+#define MAX_FUNCS	64
+#define MAX_SNAPS	256
+#define KSYM_LEN	512
+
+/* A program as far as decoding needs it: live, or read back from a dump. */
+struct line {
+	uint32_t insn;		/* first xlated instruction of the line */
+	uint64_t jaddr;		/* its JITed address (jited_line_info) */
+	uint32_t num, col;
+	char *file, *text;
+};
+
+struct snap {
+	uint32_t id;
+	char name[BPF_OBJ_NAME_LEN];
+	char tag[2 * BPF_TAG_SIZE + 1];
+	int nfuncs;
+	uint64_t ksym[MAX_FUNCS];
+	uint32_t flen[MAX_FUNCS];
+	char sym[MAX_FUNCS][KSYM_LEN];	/* "bpf_prog_?_<name>": tag unknown */
+	int harden;		/* net.core.bpf_jit_harden when it was read */
+	int fstart[MAX_FUNCS];	/* first xlated insn of each function; -1: unknown */
+	uint32_t ncalls;	/* the checks' calls in the JITed image */
+	struct check_call *calls;
+	uint32_t ninsns;
+	struct bpf_insn *insns;
+	uint32_t nlines;
+	struct line *lines;
+};
+
+/* A KASAN check's call into the runtime: +0x<off> of a report is its ret. */
+struct check_call {
+	int func;
+	uint32_t ret;		/* offset of the return address in the function */
+	bool write;
+	int size;
+};
+
+struct report {
+	char bug[64];
+	char sym[KSYM_LEN];
+	unsigned long off, len;
+	bool write;
+	int size;
+	unsigned long addr;
+	char region[128];	/* the BJK-EXPECT-BEGIN case it came in */
+};
+
+static struct snap *snaps[MAX_SNAPS];
+static int nsnaps;
+
+static void *xcalloc(size_t n, size_t s)
+{
+	void *p = calloc(n ? n : 1, s);
+
+	if (!p) {
+		perror("bjk-decode: calloc");
+		exit(2);
+	}
+	return p;
+}
+
+/* ---- live programs -------------------------------------------------- */
+
+/* The runtime's entry points a check calls: outline, and inline's slow path. */
+static struct {
+	const char *name;
+	bool write;
+	int size;
+	unsigned long addr;
+} checks[] = {
+	{ "__asan_load1", 0, 1 }, { "__asan_load2", 0, 2 },
+	{ "__asan_load4", 0, 4 }, { "__asan_load8", 0, 8 },
+	{ "__asan_store1", 1, 1 }, { "__asan_store2", 1, 2 },
+	{ "__asan_store4", 1, 4 }, { "__asan_store8", 1, 8 },
+	{ "__bpf_jit_kasan_load1", 0, 1 }, { "__bpf_jit_kasan_load2", 0, 2 },
+	{ "__bpf_jit_kasan_load4", 0, 4 }, { "__bpf_jit_kasan_load8", 0, 8 },
+	{ "__bpf_jit_kasan_store1", 1, 1 }, { "__bpf_jit_kasan_store2", 1, 2 },
+	{ "__bpf_jit_kasan_store4", 1, 4 }, { "__bpf_jit_kasan_store8", 1, 8 },
+};
+#define NCHECKS (int)(sizeof(checks) / sizeof(checks[0]))
+
+/* Once: the checks' addresses (kernel text symbols are always listed). */
+static void checks_load(void)
+{
+	static bool done;
+	char line[512], n[256], type;
+	unsigned long a;
+	FILE *f;
+	int c;
+
+	if (done)
+		return;
+	done = true;
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "_load") && !strstr(line, "_store"))
+			continue;
+		if (sscanf(line, "%lx %c %255s", &a, &type, n) != 3)
+			continue;
+		for (c = 0; c < NCHECKS; c++)
+			if (!strcmp(n, checks[c].name))
+				checks[c].addr = a;
+	}
+	fclose(f);
+}
+
+/*
+ * The checks in a function's image: call rel32 (e8) whose target is one of
+ * the entry points (as the e2e runner's audit finds them).
+ */
+static void scan_calls(struct snap *s, int f, const uint8_t *p, uint32_t len)
+{
+	uint32_t j;
+	int c;
+
+	for (j = 0; j + 5 <= len; j++) {
+		int32_t rel;
+		uint64_t target;
+
+		if (p[j] != 0xe8)
+			continue;
+		memcpy(&rel, p + j + 1, 4);
+		target = s->ksym[f] + j + 5 + (int64_t)rel;
+		for (c = 0; c < NCHECKS; c++)
+			if (checks[c].addr && target == checks[c].addr)
+				break;
+		if (c == NCHECKS)
+			continue;
+		s->calls = realloc(s->calls, (s->ncalls + 1) * sizeof(*s->calls));
+		s->calls[s->ncalls++] = (struct check_call){ f, j + 5, checks[c].write,
+							     checks[c].size };
+	}
+}
+
+static int read_harden(void)
+{
+	FILE *f = fopen("/proc/sys/net/core/bpf_jit_harden", "r");
+	int h = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &h) != 1)
+			h = 0;
+		fclose(f);
+	}
+	return h;
+}
+
+/*
+ * Snapshot program @id. With @want (a report's symbol), only a program that
+ * may have that function: a single-function one must have its tag.
+ * Function names are rebuilt as the kernel's bpf_get_prog_name() makes
+ * them (reading /proc/kallsyms per program is far too slow under TCG).
+ */
+static struct snap *snap_live(uint32_t id, const char *want)
+{
+	struct bpf_prog_info info = {}, i2 = {};
+	uint32_t len = sizeof(info), k;
+	struct bpf_line_info *li = NULL;
+	struct bpf_func_info *fi = NULL;
+	uint64_t *jli = NULL;
+	struct btf *btf = NULL;
+	uint8_t *img = NULL;
+	uint32_t base = 0;
+	struct snap *s;
+	int fd = bpf_prog_get_fd_by_id(id), f;
+
+	if (fd < 0)
+		return NULL;
+	if (bpf_prog_get_info_by_fd(fd, &info, &len) || !info.nr_jited_ksyms ||
+	    info.nr_jited_ksyms > MAX_FUNCS) {
+		close(fd);
+		return NULL;
+	}
+	/* cheap first: the main function's tag, or subprograms to look at */
+	if (want && info.nr_jited_ksyms == 1) {
+		char tag[2 * BPF_TAG_SIZE + 1];
+
+		for (k = 0; k < BPF_TAG_SIZE; k++)
+			sprintf(tag + 2 * k, "%02x", info.tag[k]);
+		if (strncmp(want + 9, tag, 2 * BPF_TAG_SIZE)) {
+			close(fd);
+			return NULL;
+		}
+	}
+	s = xcalloc(1, sizeof(*s));
+	s->id = id;
+	s->harden = read_harden();
+	s->nfuncs = info.nr_jited_ksyms;
+	s->ninsns = info.xlated_prog_len / sizeof(struct bpf_insn);
+	s->insns = xcalloc(s->ninsns, sizeof(struct bpf_insn));
+	i2.xlated_prog_len = info.xlated_prog_len;
+	i2.xlated_prog_insns = (uintptr_t)s->insns;
+	i2.nr_jited_ksyms = s->nfuncs;
+	i2.jited_ksyms = (uintptr_t)s->ksym;
+	i2.nr_jited_func_lens = s->nfuncs;
+	i2.jited_func_lens = (uintptr_t)s->flen;
+	img = xcalloc(1, info.jited_prog_len);
+	i2.jited_prog_len = info.jited_prog_len;
+	i2.jited_prog_insns = (uintptr_t)img;
+	/* line info is usable only with its JITed addresses */
+	if (info.nr_line_info && info.nr_jited_line_info == info.nr_line_info) {
+		li = xcalloc(info.nr_line_info, sizeof(*li));
+		jli = xcalloc(info.nr_line_info, sizeof(*jli));
+		i2.nr_line_info = info.nr_line_info;
+		i2.line_info_rec_size = sizeof(*li);
+		i2.line_info = (uintptr_t)li;
+		i2.nr_jited_line_info = info.nr_line_info;
+		i2.jited_line_info_rec_size = sizeof(*jli);
+		i2.jited_line_info = (uintptr_t)jli;
+	}
+	if (info.nr_func_info) {
+		fi = xcalloc(info.nr_func_info, sizeof(*fi));
+		i2.nr_func_info = info.nr_func_info;
+		i2.func_info_rec_size = sizeof(*fi);
+		i2.func_info = (uintptr_t)fi;
+	}
+	len = sizeof(i2);
+	if (bpf_prog_get_info_by_fd(fd, &i2, &len)) {
+		close(fd);
+		free(s->insns);
+		free(s);
+		s = NULL;
+		goto out;
+	}
+	close(fd);
+	memcpy(s->name, i2.name, sizeof(s->name));
+	for (k = 0; k < BPF_TAG_SIZE; k++)
+		sprintf(s->tag + 2 * k, "%02x", i2.tag[k]);
+	if (i2.btf_id)
+		btf = btf__load_from_kernel_by_id(i2.btf_id);
+	for (f = 0; f < s->nfuncs; f++) {
+		const char *fn = s->name;
+
+		if (btf && fi && (uint32_t)f < i2.nr_func_info) {
+			const struct btf_type *t = btf__type_by_id(btf, fi[f].type_id);
+
+			if (t)
+				fn = btf__name_by_offset(btf, t->name_off);
+		}
+		snprintf(s->sym[f], KSYM_LEN, "bpf_prog_%s_%s", f ? "?" : s->tag, fn);
+		s->fstart[f] = fi && (uint32_t)f < i2.nr_func_info ? (int)fi[f].insn_off :
+			       s->nfuncs == 1 ? 0 : -1;
+		checks_load();
+		if (base + s->flen[f] <= i2.jited_prog_len)
+			scan_calls(s, f, img + base, s->flen[f]);
+		base += s->flen[f];
+	}
+	if (btf && li) {
+		s->nlines = i2.nr_line_info;
+		s->lines = xcalloc(s->nlines, sizeof(*s->lines));
+		for (k = 0; k < s->nlines; k++) {
+			const char *file = btf__name_by_offset(btf, li[k].file_name_off);
+			const char *text = btf__name_by_offset(btf, li[k].line_off);
+
+			s->lines[k].insn = li[k].insn_off;
+			s->lines[k].jaddr = jli[k];
+			s->lines[k].num = BPF_LINE_INFO_LINE_NUM(li[k].line_col);
+			s->lines[k].col = BPF_LINE_INFO_LINE_COL(li[k].line_col);
+			s->lines[k].file = strdup(file ? file : "?");
+			s->lines[k].text = strdup(text ? text : "");
+		}
+	}
+out:
+	btf__free(btf);
+	free(img);
+	free(li);
+	free(jli);
+	free(fi);
+	return s;
+}
+
+static void snap_free(struct snap *s)
+{
+	uint32_t k;
+
+	if (!s)
+		return;
+	for (k = 0; k < s->nlines; k++) {
+		free(s->lines[k].file);
+		free(s->lines[k].text);
+	}
+	free(s->lines);
+	free(s->insns);
+	free(s->calls);
+	free(s);
+}
+
+/* Keep a snapshot, replacing an older one of the same program. */
+static void snap_keep(struct snap *s)
+{
+	int k;
+
+	for (k = 0; k < nsnaps; k++)
+		if (snaps[k]->id == s->id) {
+			snap_free(snaps[k]);
+			snaps[k] = s;
+			return;
+		}
+	if (nsnaps == MAX_SNAPS) {	/* the oldest goes */
+		snap_free(snaps[0]);
+		memmove(snaps, snaps + 1, sizeof(snaps[0]) * (MAX_SNAPS - 1));
+		nsnaps--;
+	}
+	snaps[nsnaps++] = s;
+}
+
+/* Does symbol @sym name function @f of @s? */
+static bool sym_match(const struct snap *s, int f, const char *sym, unsigned long len)
+{
+	const char *want = s->sym[f], *q;
+
+	if (len && len != s->flen[f])
+		return false;
+	if (!strcmp(want, sym))
+		return true;
+	/* "bpf_prog_?_<name>": any tag */
+	if (strncmp(want, "bpf_prog_?_", 11) || strncmp(sym, "bpf_prog_", 9))
+		return false;
+	q = strchr(sym + 9, '_');
+	return q && !strcmp(q + 1, want + 11);
+}
+
+static bool snap_has(const struct snap *s, const char *sym, unsigned long len)
+{
+	int f;
+
+	for (f = 0; f < s->nfuncs; f++)
+		if (sym_match(s, f, sym, len))
+			return true;
+	return false;
+}
+
+/* Snapshot the live program that has function @sym; NULL if none. */
+static struct snap *snap_find_live(const char *sym, unsigned long len)
+{
+	uint32_t id = 0;
+
+	while (!bpf_prog_get_next_id(id, &id)) {
+		struct snap *s = snap_live(id, sym);
+
+		if (s && snap_has(s, sym, len)) {
+			snap_keep(s);
+			return s;
+		}
+		snap_free(s);
+	}
+	return NULL;
+}
+
+/* ---- dumps ----------------------------------------------------------- */
+
+static void dump_write(FILE *o, const struct snap *s)
+{
+	uint32_t k;
+	int f;
+
+	fprintf(o, "prog %u %s %s %d\n", s->id, s->tag, s->name[0] ? s->name : "-", s->harden);
+	for (f = 0; f < s->nfuncs; f++)
+		fprintf(o, "func %d %llx %u %s %d\n", f, (unsigned long long)s->ksym[f], s->flen[f],
+			s->sym[f], s->fstart[f]);
+	for (k = 0; k < s->ncalls; k++)
+		fprintf(o, "call %d %u %d %d\n", s->calls[k].func, s->calls[k].ret,
+			s->calls[k].write, s->calls[k].size);
+	for (k = 0; k < s->ninsns; k++) {
+		const struct bpf_insn *i = &s->insns[k];
+
+		fprintf(o, "insn %u %u %u %u %d %d\n", k, i->code, i->dst_reg, i->src_reg, i->off,
+			i->imm);
+	}
+	for (k = 0; k < s->nlines; k++) {
+		const struct line *l = &s->lines[k];
+
+		fprintf(o, "line %u %llx %u %u\t%s\t%s\n", l->insn, (unsigned long long)l->jaddr,
+			l->num, l->col, l->file, l->text);
+	}
+	fprintf(o, "end\n");
+}
+
+static int dump_all(const char *path)
+{
+	FILE *o = fopen(path, "w");
+	uint32_t id = 0;
+	int n = 0;
+
+	if (!o) {
+		fprintf(stderr, "bjk-decode: %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	fprintf(o, "bjk-decode dump 1\n");
+	while (!bpf_prog_get_next_id(id, &id)) {
+		struct snap *s = snap_live(id, NULL);
+
+		if (s) {
+			dump_write(o, s);
+			n++;
+		}
+		snap_free(s);
+	}
+	if (fclose(o)) {
+		fprintf(stderr, "bjk-decode: %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	fprintf(stderr, "bjk-decode: %d program(s) saved to %s\n", n, path);
+	return 0;
+}
+
+static int dump_read(const char *path)
+{
+	FILE *in = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	struct snap *s = NULL;
+	uint32_t cap_i = 0, cap_l = 0;
+
+	if (!in) {
+		fprintf(stderr, "bjk-decode: dump %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (getline(&line, &cap, in) < 0 || strncmp(line, "bjk-decode dump 1", 17)) {
+		fprintf(stderr, "bjk-decode: %s is not a dump of bjk-decode (want 'bjk-decode dump 1' first)\n",
+			path);
+		fclose(in);
+		return -1;
+	}
+	while (getline(&line, &cap, in) > 0) {
+		char *nl = strchr(line, '\n');
+
+		if (nl)
+			*nl = '\0';
+		if (!strncmp(line, "prog ", 5)) {
+			s = xcalloc(1, sizeof(*s));
+			cap_i = cap_l = 0;
+			sscanf(line, "prog %u %16s %15s %d", &s->id, s->tag, s->name, &s->harden);
+			if (!strcmp(s->name, "-"))
+				s->name[0] = '\0';
+		} else if (s && !strncmp(line, "func ", 5) && s->nfuncs < MAX_FUNCS) {
+			int f = s->nfuncs++;
+			unsigned long long a;
+
+			s->fstart[f] = -1;
+			sscanf(line, "func %*d %llx %u %511s %d", &a, &s->flen[f], s->sym[f],
+			       &s->fstart[f]);
+			s->ksym[f] = a;
+		} else if (s && !strncmp(line, "call ", 5)) {
+			struct check_call c = {};
+			int w = 0;
+
+			sscanf(line, "call %d %u %d %d", &c.func, &c.ret, &w, &c.size);
+			c.write = w;
+			s->calls = realloc(s->calls, (s->ncalls + 1) * sizeof(*s->calls));
+			s->calls[s->ncalls++] = c;
+		} else if (s && !strncmp(line, "insn ", 5)) {
+			unsigned int code, dst, src;
+			int off, imm;
+			struct bpf_insn *i;
+
+			if (s->ninsns == cap_i) {
+				cap_i = cap_i ? 2 * cap_i : 64;
+				s->insns = realloc(s->insns, cap_i * sizeof(*s->insns));
+			}
+			i = &s->insns[s->ninsns++];
+			sscanf(line, "insn %*u %u %u %u %d %d", &code, &dst, &src, &off, &imm);
+			i->code = code;
+			i->dst_reg = dst;
+			i->src_reg = src;
+			i->off = off;
+			i->imm = imm;
+		} else if (s && !strncmp(line, "line ", 5)) {
+			char *t1 = strchr(line, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+			unsigned long long a;
+			struct line *l;
+
+			if (!t2)
+				continue;
+			*t1 = *t2 = '\0';
+			if (s->nlines == cap_l) {
+				cap_l = cap_l ? 2 * cap_l : 16;
+				s->lines = realloc(s->lines, cap_l * sizeof(*s->lines));
+			}
+			l = &s->lines[s->nlines++];
+			sscanf(line, "line %u %llx %u %u", &l->insn, &a, &l->num, &l->col);
+			l->jaddr = a;
+			l->file = strdup(t1 + 1);
+			l->text = strdup(t2 + 1);
+		} else if (s && !strcmp(line, "end")) {
+			snap_keep(s);
+			s = NULL;
+		}
+	}
+	free(line);
+	fclose(in);
+	return 0;
+}
+
+/* ---- reports --------------------------------------------------------- */
+
+/* The message part of a console or dmesg line, or of a /dev/kmsg record. */
+static char *msg_of(char *s)
+{
+	char *p;
+
+	if (s[0] == '[' && (p = strchr(s, ']'))) {
+		s = p + 1;
+		while (*s == ' ')
+			s++;
+	}
+	return s;
+}
+
+/* A "BUG: KASAN: ... in bpf_prog_..." line: start a report. */
+static bool report_begin(const char *msg, struct report *r, const char *region)
+{
+	const char *p = strstr(msg, "BUG: KASAN: ");
+
+	if (!p)
+		return false;
+	memset(r, 0, sizeof(*r));
+	snprintf(r->region, sizeof(r->region), "%s", region);
+	if (sscanf(p, "BUG: KASAN: %63s in %511[^+]+0x%lx/0x%lx", r->bug, r->sym, &r->off,
+		   &r->len) < 3)
+		r->sym[0] = '\0';
+	return true;
+}
+
+/* The report's "Read|Write of size N at addr A" line; true when seen. */
+static bool report_access(const char *msg, struct report *r)
+{
+	const char *p = strstr(msg, " of size ");
+
+	if (!p || (strncmp(msg, "Read of size", 12) && strncmp(msg, "Write of size", 13)))
+		return false;
+	r->write = msg[0] == 'W';
+	sscanf(p, " of size %d at addr %lx", &r->size, &r->addr);
+	return true;
+}
+
+/* ---- decoding -------------------------------------------------------- */
+
+static int insn_size(const struct bpf_insn *i)
+{
+	switch (BPF_SIZE(i->code)) {
+	case BPF_B: return 1;
+	case BPF_H: return 2;
+	case BPF_W: return 4;
+	default: return 8;
+	}
+}
+
+/* A memory access of kind (write, size) that KASAN checks could report. */
+static bool insn_matches(const struct bpf_insn *i, bool write, int size)
+{
+	uint8_t cls = BPF_CLASS(i->code), mode = BPF_MODE(i->code);
+	bool load = cls == BPF_LDX && (mode == BPF_MEM || mode == BPF_MEMSX);
+	bool store = (cls == BPF_ST && mode == BPF_MEM) ||
+		     (cls == BPF_STX && (mode == BPF_MEM || mode == BPF_ATOMIC));
+	int base = cls == BPF_LDX ? i->src_reg : i->dst_reg;
+
+	if (base == BPF_REG_10 || (!load && !store))
+		return false;
+	return (write ? store : load) && insn_size(i) == size;
+}
+
+static char insn_text[256];
+
+static void print_cb(void *priv, const char *fmt, ...)
+{
+	size_t n = strlen(insn_text);
+	va_list ap;
+
+	(void)priv;
+	va_start(ap, fmt);
+	vsnprintf(insn_text + n, sizeof(insn_text) - n, fmt, ap);
+	va_end(ap);
+}
+
+/* bpftool's text of one xlated instruction (the kernel's own disassembler). */
+static const char *insn_str(const struct bpf_insn *i)
+{
+	const struct bpf_insn_cbs cbs = { .cb_print = print_cb };
+	size_t n;
+
+	insn_text[0] = '\0';
+	print_bpf_insn(&cbs, i, true);
+	n = strlen(insn_text);
+	while (n && insn_text[n - 1] == '\n')
+		insn_text[--n] = '\0';
+	return insn_text;
+}
+
+struct decoded {
+	const struct snap *s;
+	int func;
+	int insn;		/* -1: not unique */
+	int ncand;
+	const struct line *line;	/* NULL: no line info */
+	const char *why;	/* why it could not be decoded */
+	bool blinded;		/* see decode() */
+	bool by_order;		/* told apart by the order of the checks */
+};
+
+/*
+ * Each function's first line record must be at the function's first
+ * instruction. With bpf_jit_harden, 6.12 blinds each subprogram's copy as
+ * it JITs it and shifts the line records shared with the program, while the
+ * xlated dump stays unblinded: then they are not.
+ */
+static bool lines_out_of_step(const struct snap *s)
+{
+	uint32_t k;
+	int f;
+
+	for (f = 0; f < s->nfuncs; f++) {
+		uint64_t a = s->ksym[f], e = a + s->flen[f];
+
+		if (s->fstart[f] < 0)
+			continue;
+		for (k = 0; k < s->nlines; k++)
+			if (s->lines[k].jaddr >= a && s->lines[k].jaddr < e)
+				break;
+		if (k < s->nlines && s->lines[k].insn != (uint32_t)s->fstart[f])
+			return true;
+	}
+	return false;
+}
+
+static struct decoded decode(const struct report *r)
+{
+	struct decoded d = { .insn = -1, .func = -1 };
+	uint64_t addr, fend;
+	uint32_t from = 0, to, k;
+	int i, f;
+
+	for (i = nsnaps - 1; i >= 0 && d.func < 0; i--)
+		for (f = 0; f < snaps[i]->nfuncs; f++)
+			if (sym_match(snaps[i], f, r->sym, r->len)) {
+				d.s = snaps[i];
+				d.func = f;
+				break;
+			}
+	if (!d.s) {
+		d.why = "program not found (not loaded any more, and not in the dump)";
+		return d;
+	}
+	addr = d.s->ksym[d.func] + r->off;
+	fend = d.s->ksym[d.func] + d.s->flen[d.func];
+	/* the function's instructions: from its first line record, or all */
+	to = d.s->ninsns;
+	for (k = 0; k < d.s->nlines; k++) {
+		const struct line *l = &d.s->lines[k];
+
+		if (l->jaddr < d.s->ksym[d.func] || l->jaddr >= fend)
+			continue;
+		/* +0x<off> is a return address: strictly after the line's start */
+		if (l->jaddr < addr) {
+			d.line = l;
+			from = l->insn;
+			to = k + 1 < d.s->nlines ? d.s->lines[k + 1].insn : d.s->ninsns;
+		}
+	}
+	if (!d.line && d.s->nlines)
+		d.why = "no line record of the function before +0x<off>";
+	if (!d.s->nlines && d.s->nfuncs > 1)
+		d.why = "no line info, and several functions: cannot tell their instructions apart";
+	for (k = from; k < to && k < d.s->ninsns; k++) {
+		const struct bpf_insn *x = &d.s->insns[k];
+
+		if (insn_matches(x, r->write, r->size)) {
+			d.ncand++;
+			d.insn = d.ncand == 1 ? (int)k : -1;
+		}
+		if (x->code == (BPF_LD | BPF_IMM | BPF_DW))
+			k++;
+	}
+	/*
+	 * Several candidates (raw programs, or a line with two accesses of one
+	 * kind): the JIT emits the checks in instruction order, so the report's
+	 * check is the k-th of its function, and when the function has exactly
+	 * one check per memory instruction not based on R10, the k-th of those.
+	 */
+	if (d.ncand != 1 && d.s->fstart[d.func] >= 0) {
+		uint32_t fs = d.s->fstart[d.func], fe = d.s->ninsns;
+		int kth = -1, nc = 0, nm = 0, hit = -1;
+
+		for (f = 0; f < d.s->nfuncs; f++)
+			if (d.s->fstart[f] > (int)fs && (uint32_t)d.s->fstart[f] < fe)
+				fe = d.s->fstart[f];
+		for (k = 0; k < d.s->ncalls; k++) {
+			if (d.s->calls[k].func != d.func)
+				continue;
+			if (d.s->calls[k].ret == r->off)
+				kth = nc;
+			nc++;
+		}
+		for (k = fs; k < fe && k < d.s->ninsns; k++) {
+			const struct bpf_insn *x = &d.s->insns[k];
+
+			if (insn_matches(x, false, insn_size(x)) || insn_matches(x, true, insn_size(x))) {
+				if (nm == kth)
+					hit = k;
+				nm++;
+			}
+			if (x->code == (BPF_LD | BPF_IMM | BPF_DW))
+				k++;
+		}
+		if (kth >= 0 && nm == nc && hit >= 0 &&
+		    insn_matches(&d.s->insns[hit], r->write, r->size) &&
+		    (!d.line || ((uint32_t)hit >= from && (uint32_t)hit < to))) {
+			d.insn = hit;
+			d.ncand = 1;
+			d.by_order = true;
+			if (d.why && !d.line)
+				d.why = NULL;
+		}
+	}
+	if (!d.ncand && !d.why)
+		d.why = "no memory instruction of that kind in the range";
+	/*
+	 * Constant blinding rewrites each subprogram's copy as it is JITed and
+	 * moves the shared line records' instruction offsets with it, while the
+	 * xlated dump stays unblinded: neither the line nor the instruction can
+	 * be trusted.
+	 */
+	if (lines_out_of_step(d.s)) {
+		d.blinded = true;
+		d.why = "line info out of step with the xlated instructions (constant blinding, bpf_jit_harden, of a program with subprograms); decode with bpf_jit_harden=0";
+	}
+	return d;
+}
+
+static void print_decoded(FILE *o, int n, const struct report *r, const struct decoded *d)
+{
+	uint32_t k, from, to;
+	const char *fn;
+
+	fprintf(o, "bjk-decode: report %d: %s, %s of size %d at addr %lx\n", n, r->bug,
+		r->write ? "Write" : "Read", r->size, r->addr);
+	fprintf(o, "  symbol   %s+0x%lx/0x%lx\n", r->sym, r->off, r->len);
+	if (!d->s) {
+		fprintf(o, "  not decoded: %s\n", d->why);
+		return;
+	}
+	fn = strchr(d->s->sym[d->func] + 9, '_');	/* past "bpf_prog_<tag>" */
+	fprintf(o, "  program  %s (id %u, tag %s), function %d of %d: %s\n",
+		d->s->name[0] ? d->s->name : "(no name)", d->s->id, d->s->tag, d->func, d->s->nfuncs,
+		fn ? fn + 1 : "?");
+	if (d->line)
+		fprintf(o, "  source   %s:%u:%u\n", d->line->file, d->line->num, d->line->col);
+	else
+		fprintf(o, "  source   none: the program has no BTF line info (raw instructions?)\n");
+	if (d->line) {
+		const char *t = d->line->text;
+
+		while (*t == ' ' || *t == '\t')
+			t++;
+		fprintf(o, "           %u | %s\n", d->line->num, t);
+	}
+	if (d->insn >= 0)
+		fprintf(o, "  insn     %d: %s%s\n", d->insn, insn_str(&d->s->insns[d->insn]),
+			d->by_order ? "  (the k-th check of the function: the k-th access)" : "");
+	else if (d->ncand > 1)
+		fprintf(o, "  insn     %d candidates of that kind (marked '=>')\n", d->ncand);
+	if (d->why)
+		fprintf(o, "  note     %s\n", d->why);
+	/* the line's instructions, the faulting one marked */
+	if (d->line) {
+		from = d->line->insn;
+		to = (uint32_t)(d->line - d->s->lines) + 1 < d->s->nlines ? d->line[1].insn :
+									      d->s->ninsns;
+		for (k = from; k < to && k < d->s->ninsns && k < from + 24; k++) {
+			const struct bpf_insn *x = &d->s->insns[k];
+			bool mark = (int)k == d->insn ||
+				    (d->insn < 0 && insn_matches(x, r->write, r->size));
+
+			fprintf(o, "    %s %4u: %s\n", mark ? "=>" : "  ", k, insn_str(x));
+			if (x->code == (BPF_LD | BPF_IMM | BPF_DW))
+				k++;
+		}
+	}
+}
+
+/* watch -c: is the decoded report the access its source line names? */
+static bool check_decoded(const struct report *r, const struct decoded *d, char *why, size_t n)
+{
+	char want[32];
+
+	if (d->blinded) {
+		snprintf(why, n, "SKIP %s", d->why);
+		return true;
+	}
+	if (!d->s || d->insn < 0) {
+		snprintf(why, n, "%s", d->why ? d->why : "instruction not unique");
+		return false;
+	}
+	if (!insn_matches(&d->s->insns[d->insn], r->write, r->size)) {
+		snprintf(why, n, "insn %d is not a %s of size %d", d->insn,
+			 r->write ? "write" : "read", r->size);
+		return false;
+	}
+	if (!d->line) {
+		snprintf(why, n, "insn %d, no line info (raw program)", d->insn);
+		return true;
+	}
+	snprintf(want, sizeof(want), "%s %d", r->write ? "Write" : "Read", r->size);
+	if (!strstr(d->line->text, want)) {
+		snprintf(why, n, "line %s:%u does not name the access \"%s\": %s", d->line->file,
+			 d->line->num, want, d->line->text);
+		return false;
+	}
+	snprintf(why, n, "insn %d, line %u", d->insn, d->line->num);
+	return true;
+}
+
+/* ---- decode a log ---------------------------------------------------- */
+
+static int decode_log(const char *path, bool live)
+{
+	FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	char line[8192];
+	struct report r;
+	bool open = false;
+	int n = 0, bad = 0;
+
+	if (!in) {
+		fprintf(stderr, "bjk-decode: %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	while (fgets(line, sizeof(line), in)) {
+		char *m = msg_of(line);
+		struct decoded d;
+
+		if (report_begin(m, &r, "")) {
+			open = r.sym[0] && !strncmp(r.sym, "bpf_prog_", 9);
+			continue;
+		}
+		if (!open || !report_access(m, &r))
+			continue;
+		open = false;
+		if (live)
+			snap_find_live(r.sym, r.len);
+		d = decode(&r);
+		print_decoded(stdout, ++n, &r, &d);
+		bad += !d.s;
+	}
+	if (in != stdin)
+		fclose(in);
+	printf("bjk-decode: %d KASAN report(s) in BPF programs%s\n", n,
+	       bad ? ", some not decoded" : "");
+	return 0;
+}
+
+/* ---- watch ----------------------------------------------------------- */
+
+/*
+ * A program can be gone before the watcher reads its report (the command
+ * closes it right after the run): every new program is held open for a few
+ * seconds, so that it is still there to be read. Program ids only grow, so
+ * asking for the ids after the last one seen is cheap.
+ */
+#define HOLD_MAX	128
+#define HOLD_SECS	3
+static struct {
+	int fd;
+	time_t since;
+} held[HOLD_MAX];
+static int nheld;
+static uint32_t last_id;
+
+static void hold_new(void)
+{
+	time_t now = time(NULL);
+	uint32_t id = last_id;
+	int k, j = 0;
+
+	for (k = 0; k < nheld; k++) {
+		if (now - held[k].since > HOLD_SECS)
+			close(held[k].fd);
+		else
+			held[j++] = held[k];
+	}
+	nheld = j;
+	while (!bpf_prog_get_next_id(id, &id)) {
+		int fd = bpf_prog_get_fd_by_id(id);
+
+		last_id = id;
+		if (fd < 0)
+			continue;
+		if (nheld == HOLD_MAX) {
+			close(held[0].fd);
+			memmove(held, held + 1, sizeof(held[0]) * (HOLD_MAX - 1));
+			nheld--;
+		}
+		held[nheld].fd = fd;
+		held[nheld++].since = now;
+	}
+}
+
+static volatile sig_atomic_t child_done;
+
+static void on_chld(int sig)
+{
+	(void)sig;
+	child_done = 1;
+}
+
+/* The e2e runner waits for this (BJK_DECODE_ACK in runner.c). */
+static void write_ack(const char *path, const char *name)
+{
+	char tmp[512];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f)
+		return;
+	fprintf(f, "%s\n", name);
+	if (!fclose(f))
+		rename(tmp, path);
+}
+
+static int watch(const char *dump, const char *ktap, const char *ack, char **argv)
+{
+	int kfd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK), status = 0, n = 0, nok = 0;
+	int expected = 0;
+	FILE *kt = NULL;
+	char rec[8192], region[128] = "";
+	struct report r;
+	bool open_r = false, drained = false;
+	char *pending = NULL;
+	size_t pending_len = 0;
+	FILE *pf;
+	pid_t pid;
+
+	if (kfd < 0) {
+		fprintf(stderr, "bjk-decode: /dev/kmsg: %s\n", strerror(errno));
+		return 2;
+	}
+	lseek(kfd, 0, SEEK_END);
+	if (ktap && !(kt = fopen(ktap, "w"))) {
+		fprintf(stderr, "bjk-decode: %s: %s\n", ktap, strerror(errno));
+		return 2;
+	}
+	checks_load();
+	signal(SIGCHLD, on_chld);
+	pid = fork();
+	if (pid < 0) {
+		perror("bjk-decode: fork");
+		return 2;
+	}
+	if (!pid) {
+		close(kfd);
+		execvp(argv[0], argv);
+		fprintf(stderr, "bjk-decode: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	/*
+	 * The watcher must get the CPU as soon as a program appears or a report
+	 * starts, before the command can close the program: real-time priority
+	 * (the command, forked before this, keeps its own). Best effort.
+	 */
+	{
+		struct sched_param sp = { .sched_priority = 10 };
+
+		sched_setscheduler(0, SCHED_FIFO, &sp);
+	}
+	for (;;) {
+		struct pollfd p = { .fd = kfd, .events = POLLIN };
+		ssize_t len;
+		char *msg, *nl;
+
+		if (child_done && !drained) {
+			/* read what the kernel wrote up to the child's end, then stop */
+			drained = true;
+		} else if (drained) {
+			break;
+		} else if (poll(&p, 1, 10) <= 0) {
+			hold_new();
+			continue;
+		}
+		hold_new();
+		while ((len = read(kfd, rec, sizeof(rec) - 1)) != 0) {
+			struct decoded d;
+
+			if (len < 0) {
+				if (errno == EPIPE)
+					continue;
+				break;
+			}
+			rec[len] = '\0';
+			msg = strchr(rec, ';');
+			if (!msg)
+				continue;
+			msg++;
+			if ((nl = strchr(msg, '\n')))
+				*nl = '\0';
+			if (ack && !strncmp(msg, "BJK-EXPECT-END ", 15))
+				write_ack(ack, msg + 15);
+			if (!strncmp(msg, "BJK-EXPECT-BEGIN ", 17)) {
+				int c = 0;
+
+				sscanf(msg + 17, "%127s %d", region, &c);
+				expected += c;
+			}
+			if (report_begin(msg, &r, region)) {
+				open_r = r.sym[0] && !strncmp(r.sym, "bpf_prog_", 9);
+				/* now, while the report is printed, the program is alive */
+				if (open_r)
+					snap_find_live(r.sym, r.len);
+				continue;
+			}
+			/* the decoded text waits for the report's closing line */
+			if (pending && !strncmp(msg, "=====", 5)) {
+				fputs(pending, stdout);
+				fflush(stdout);
+				free(pending);
+				pending = NULL;
+				pending_len = 0;
+				continue;
+			}
+			if (!open_r || !report_access(msg, &r))
+				continue;
+			open_r = false;
+			d = decode(&r);
+			if (!pending)
+				pf = open_memstream(&pending, &pending_len);
+			else
+				pf = NULL;
+			print_decoded(pf ? pf : stdout, ++n, &r, &d);
+			if (pf)
+				fclose(pf);
+			if (kt) {
+				char why[512];
+				bool ok = check_decoded(&r, &d, why, sizeof(why));
+
+				nok += ok;
+				fprintf(kt, "%s %d decode.%s.%d # %s\n", ok ? "ok" : "not ok", n,
+					region[0] ? region : "unframed", n, why);
+			}
+		}
+	}
+	waitpid(pid, &status, 0);
+	if (pending) {
+		fputs(pending, stdout);
+		free(pending);
+	}
+	if (dump) {
+		FILE *o = fopen(dump, "w");
+		int k;
+
+		if (o) {
+			fprintf(o, "bjk-decode dump 1\n");
+			for (k = 0; k < nsnaps; k++)
+				dump_write(o, snaps[k]);
+			fclose(o);
+		}
+	}
+	if (kt) {
+		/* a report the watcher missed would otherwise go unchecked */
+		fprintf(kt, "%s %d decode.reports_seen # %d report(s) seen, %d expected by the BJK-EXPECT regions\n",
+			n == expected ? "ok" : "not ok", n + 1, n, expected);
+		fprintf(kt, "# decode: %d report(s), %d decoded to their instruction and line\n", n, nok);
+		fclose(kt);
+	}
+	printf("bjk-decode: %d KASAN report(s) in BPF programs while the command ran\n", n);
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: bjk-decode [-d DUMP] LOG|-\n"
+		"       bjk-decode dump FILE\n"
+		"       bjk-decode watch [-d DUMP] [-c KTAP] [-a ACK] -- CMD [ARG...]\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	const char *dump = NULL, *ktap = NULL, *ack = NULL;
+	bool w = false;
+	int opt;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 1 && !strcmp(argv[1], "dump")) {
+		if (argc != 3)
+			usage();
+		return dump_all(argv[2]);
+	}
+	if (argc > 1 && !strcmp(argv[1], "watch")) {
+		w = true;
+		argv++;
+		argc--;
+	}
+	while ((opt = getopt(argc, argv, "d:c:a:")) != -1) {
+		switch (opt) {
+		case 'a': ack = optarg; break;
+		case 'd': dump = optarg; break;
+		case 'c': ktap = optarg; break;
+		default: usage();
+		}
+	}
+	if (optind >= argc)
+		usage();
+	if (w)
+		return watch(dump, ktap, ack, argv + optind);
+	if (dump && dump_read(dump))
+		return 2;
+	return decode_log(argv[optind], !dump);
+}

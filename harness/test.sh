@@ -28,6 +28,12 @@ while IFS='|' read -r name suites extra; do
 	"$BJK_ROOT/harness/boot.sh" "$name" "$suites" "$run" $extra
 done <"$BJK_ROOT/tests/boots"
 
+# Checks across boots: tests/<suite>/post.sh RUNDIR appends rows to results.tsv.
+for p in "$BJK_ROOT"/tests/*/post.sh; do
+	[ -f "$p" ] || continue
+	stage "post $(basename "$(dirname "$p")")" bash "$p" "$run" || true
+done
+
 echo "==> summary"
 rc=0
 "$TOOLS/bjk-summary" "$run/results.tsv" >"$run/summary.txt" || rc=$?

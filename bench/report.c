@@ -252,6 +252,9 @@ static void table(FILE *o)
 			fprintf(o, " %6.1f", bytes_per_check(p, m));
 		fprintf(o, "\n");
 	}
+	fprintf(o, "(x: ratio to off; checks/run: executed checks per run, counted in the outline "
+		"boot; +/chk: (mode - off) instructions / checks/run;\n B: JIT image bytes, all "
+		"subprograms; chk image: checks in the image; B/chk: (mode - off) bytes / chk image)\n");
 	fprintf(o, "\nsuite geometric mean of the ratio to off (%d programs): "
 		"inline %.3fx, outline %.3fx\n", NREAL, geomean(INLINE), geomean(OUTLINE));
 	fprintf(o, "microbenchmark, added instructions per aligned 8-byte load "
@@ -354,7 +357,7 @@ static void write_files(const char *dir)
 		micro_per_access(OUTLINE), micro_per_access(INLINE));
 	fprintf(j, "  \"repeat\": %ld, \"passes\": %ld, \"max_spread_percent\": %.4f\n}\n",
 		fig[0][OFF].repeat, fig[0][OFF].passes, spread());
-	fprintf(d, "geomean %.4f %.4f\n", geomean(OUTLINE), geomean(INLINE));
+	fprintf(d, "geomean(6) %.4f %.4f\n", geomean(OUTLINE), geomean(INLINE));
 	fprintf(g, "set terminal pngcairo size 1000,500 noenhanced\n"
 		"set output '%s/bench.png'\n"
 		"set title 'KASAN checks in JITed BPF: guest instructions per run, ratio to off "

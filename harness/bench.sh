@@ -8,6 +8,9 @@
 # compared for repeatability.
 #   BJK_BENCH_REPEAT (5000), BJK_BENCH_PASSES (5), BJK_BENCH_COUNT (20):
 #   test_run repeat, timed passes per program, runs of the counting pass.
+#   BJK_BENCH_PREPARE=0: skip the prepare stages and boot the kernel and
+#   guest image the cache has (after a make test, or while another build
+#   holds the machine); the image must contain the bench runner.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -16,7 +19,11 @@ passes=${BJK_BENCH_PASSES:-5}
 count=${BJK_BENCH_COUNT:-20}
 t0=$(now)
 
-"$BJK_ROOT/harness/prepare.sh" || die "the harness stopped before booting (see above)"
+if [ "${BJK_BENCH_PREPARE:-1}" = 0 ]; then
+	note "bench: BJK_BENCH_PREPARE=0: using $(build_dir) and $(image_path) as they are"
+else
+	"$BJK_ROOT/harness/prepare.sh" || die "the harness stopped before booting (see above)"
+fi
 command -v gnuplot >/dev/null || die "gnuplot not found (apt-get install gnuplot-nox)"
 
 mkdir -p "$CACHE/bench"

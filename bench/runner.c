@@ -4,9 +4,11 @@
  * make test). Loads the programs of progs/bench.bpf.c, gives each the input
  * it expects, and per program:
  *
- *  - times it: BPF_PROG_TEST_RUN with repeat R, PASSES times. The guest runs
- *    under QEMU -icount shift=0,sleep=off, where the ns that test_run reports
- *    (total / R, so including test_run's own loop) are guest instructions.
+ *  - times it: BPF_PROG_TEST_RUN, PASSES x REPEAT runs in passes of at most
+ *    1M instructions, the smallest pass (see timed()). The guest runs under
+ *    QEMU -icount shift=0,sleep=off, where the ns that test_run reports
+ *    (total / repeat, so including test_run's own loop) are guest
+ *    instructions.
  *  - sizes its JIT image: jited_prog_len (all subprograms), and counts the
  *    checks in it: calls to __asan_{load,store}N (outline) or to the inline
  *    checks' slow paths __bpf_jit_kasan_{load,store}N (each inline check
@@ -21,8 +23,8 @@
  *
  * Output, one line per program (to /dev/kmsg with -k), read by
  * bench/report.c on the host:
- *   BJK-BENCH mode=M prog=P repeat=R passes=N insns=MEDIAN insns_min=A
- *     insns_max=B bytes=J funcs=F static_checks=S outline_run=X slow_run=Y
+ *   BJK-BENCH mode=M prog=P repeat=R passes=N insns=MIN insns_min=MIN
+ *     insns_median=C insns_max=B bytes=J funcs=F static_checks=S outline_run=X slow_run=Y
  *     noise_run=Z retval=V
  * and KTAP: one "ok N P" per program that ran with the right result, whose
  * figures are all present and whose image matches the boot's mode.
@@ -91,7 +93,8 @@ static struct bench {
 	bool failed;
 	char why[256];
 	uint32_t bytes, funcs, nchecks, nslow;
-	double insns, insns_min, insns_max, outline_run, slow_run, noise_run;
+	double insns, insns_min, insns_median, insns_max, outline_run, slow_run, noise_run;
+	long repeat, passes;
 	int got_retval;
 } benches[] = {
 	{ "parse", XDP, 3 /* XDP_TX */ },
@@ -371,22 +374,41 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * Interrupts that land in a pass add their instructions to it: a timer tick
+ * (HZ=250: every 4M guest instructions) costs about 15k, 3 per run of a
+ * 5000 x 800 pass. So a pass is kept under PASS_BUDGET instructions (the
+ * repeat lowered to fit), there are passes * repeat / that many of them
+ * (at most MAX_PASSES), and the figure is the smallest pass: one without an
+ * interrupt, as interrupts only ever add.
+ */
+#define PASS_BUDGET	1000000
+#define MAX_PASSES	200
+
 static void timed(struct bench *b, int fd, int repeat, int passes)
 {
-	double d[64];
+	static double d[MAX_PASSES];
 	uint32_t dur, ret;
+	long r = repeat, n;
 	int p, err;
 
-	if (passes > 64)
-		passes = 64;
-	/* One untimed run first: caches, branch predictors, lazy allocations. */
+	/* One untimed run first: caches, lazy allocations; and an estimate. */
 	if ((err = run(fd, 1, &dur, &ret))) {
 		bfail(b, "BPF_PROG_TEST_RUN: %s", strerror(-err));
 		return;
 	}
-	for (p = 0; p < passes; p++) {
-		if ((err = run(fd, repeat, &dur, &ret))) {
-			bfail(b, "BPF_PROG_TEST_RUN (repeat %d): %s", repeat, strerror(-err));
+	if (dur && (long)dur * r > PASS_BUDGET)
+		r = PASS_BUDGET / dur > 0 ? PASS_BUDGET / dur : 1;
+	n = (long)passes * repeat / r;
+	if (n > MAX_PASSES)
+		n = MAX_PASSES;
+	if (n < passes)
+		n = passes;
+	b->repeat = r;
+	b->passes = n;
+	for (p = 0; p < n; p++) {
+		if ((err = run(fd, r, &dur, &ret))) {
+			bfail(b, "BPF_PROG_TEST_RUN (repeat %ld): %s", r, strerror(-err));
 			return;
 		}
 		b->got_retval = ret;
@@ -401,10 +423,11 @@ static void timed(struct bench *b, int fd, int repeat, int passes)
 		}
 		d[p] = dur;
 	}
-	qsort(d, passes, sizeof(d[0]), cmp_double);
-	b->insns = d[passes / 2];
+	qsort(d, n, sizeof(d[0]), cmp_double);
+	b->insns = d[0];
 	b->insns_min = d[0];
-	b->insns_max = d[passes - 1];
+	b->insns_median = d[n / 2];
+	b->insns_max = d[n - 1];
 }
 
 /* ---- counting executed checks with hardware breakpoints ---------------- */
@@ -526,7 +549,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (repeat < 1 || passes < 1 || passes > 64 || count < 1) {
+	if (repeat < 1 || passes < 1 || passes > MAX_PASSES || count < 1) {
 		fprintf(stderr, "bjk-bench: bad -r/-p/-c\n");
 		return 2;
 	}
@@ -619,12 +642,14 @@ int main(int argc, char **argv)
 				      b->outline_run, b->slow_run);
 		}
 		if (!b->failed)
-			out("BJK-BENCH mode=%s prog=%s repeat=%d passes=%d insns=%.0f insns_min=%.0f "
-			    "insns_max=%.0f bytes=%u funcs=%u static_checks=%u outline_run=%.3f "
-			    "slow_run=%.3f noise_run=%.3f retval=%d",
-			    mode, b->name, repeat, passes, b->insns, b->insns_min, b->insns_max,
+			out("BJK-BENCH mode=%s prog=%s repeat=%ld passes=%ld insns=%.0f insns_min=%.0f "
+			    "insns_median=%.0f insns_max=%.0f bytes=%u funcs=%u static_checks=%u "
+			    "outline_run=%.3f slow_run=%.3f noise_run=%.3f retval=%d req_repeat=%d "
+			    "req_passes=%d",
+			    mode, b->name, b->repeat, b->passes, b->insns, b->insns_min,
+			    b->insns_median, b->insns_max,
 			    b->bytes, b->funcs, b->nchecks + b->nslow, b->outline_run, b->slow_run,
-			    b->noise_run, b->got_retval);
+			    b->noise_run, b->got_retval, repeat, passes);
 		if (b->failed) {
 			nfail++;
 			out("not ok %d %s # %s", i + 1, b->name, b->why);

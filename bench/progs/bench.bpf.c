@@ -437,6 +437,12 @@ int helpers_alu(struct __sk_buff *skb)
 	s[1] += csum;
 	s[2] = skb->len + skb->protocol + skb->mark + skb->priority;
 	s[3] = bpf_get_smp_processor_id();
+	/*
+	 * test_run reuses one skb: without the invalidation only the first run
+	 * of a pass would dissect the flow, and the figure would depend on
+	 * the repeat count.
+	 */
+	bpf_set_hash_invalid(skb);
 	s[4] ^= bpf_get_hash_recalc(skb);
 	s[5] = skb->ifindex + skb->queue_mapping;
 	skb->mark = (__u32)(h % 13);

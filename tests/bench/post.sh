@@ -19,9 +19,9 @@ if [ "$have" -ne 3 ]; then
 	exit 0
 fi
 report=$TOOLS/bjk-bench-report
-gcc -O2 -g -Wall -Wextra -Werror -I"$BJK_ROOT/harness/src" -o "$report.tmp" \
+gcc -O2 -g -Wall -Wextra -Werror -I"$BJK_ROOT/harness/src" -o "$report.tmp.$$" \
 	"$BJK_ROOT/bench/report.c" -lm
-mv -f "$report.tmp" "$report"
+mv -f "$report.tmp.$$" "$report"
 if "$report" -q "${logs[@]}" >"$run/bench-figures.txt" 2>&1; then
 	sed 's/^/  /' "$run/bench-figures.txt"
 	printf 'bench\tfigures\t1\t0\t0\t0.0\t%s\n' "all programs x 3 modes" >>"$run/results.tsv"

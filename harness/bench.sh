@@ -55,6 +55,8 @@ for mode in off outline inline; do
 	grep -E '^not ok|^# ' "$run/$mode.ktap" || true
 done
 
+rm -f "$run/image.cpio.gz"	# 4 MB; the consoles say what ran
+
 echo "==> bench report"
 args=(-o "$run")
 [ -n "$prev" ] && args+=(-C "$prev")

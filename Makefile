@@ -2,7 +2,7 @@
 # The harness builds Debian's linux-source-6.12 with patches/ applied and
 # boots it in QEMU. See README.md.
 
-.PHONY: help test run boot vm clean-cache
+.PHONY: help test run boot vm bench clean-cache
 
 help:
 	@echo "make test         build the patched KASAN kernel, boot it in QEMU, run every"
@@ -12,6 +12,8 @@ help:
 	@echo "make vm CMD='...' run a host command in the patched kernel (tools/vm -- CMD)"
 	@echo "make boot         boot once with the console live (BJK_SUITES=test_bpf,"
 	@echo "                  BJK_SHELL=1 for a shell in the guest)"
+	@echo "make bench        the benchmark: off/outline/inline boots under QEMU -icount,"
+	@echo "                  table, CSV, JSON, PNG in \$$BJK_CACHE/bench/<run>"
 	@echo "make clean-cache  delete the cache (\$$BJK_CACHE, default ~/.cache/bpf-jit-kasan)"
 	@echo "make help         this text"
 
@@ -31,6 +33,9 @@ ifeq ($(strip $(CMD)),)
 else
 	@tools/vm -- $(CMD)
 endif
+
+bench:
+	@harness/bench.sh
 
 clean-cache:
 	@harness/clean-cache.sh

@@ -16,6 +16,7 @@ pkgs=(
 	busybox-static cpio		# the guest initramfs
 	python3				# tools/testing/kunit/kunit.py parse
 	git rsync
+	gnuplot-nox			# make bench's chart
 )
 
 missing=()

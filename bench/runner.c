@@ -1,0 +1,669 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bjk-bench: the benchmark's guest side (make bench; a quick form runs in
+ * make test). Loads the programs of progs/bench.bpf.c, gives each the input
+ * it expects, and per program:
+ *
+ *  - times it: BPF_PROG_TEST_RUN, PASSES x REPEAT runs in passes of at most
+ *    1M instructions, the smallest pass (see timed()). The guest runs under
+ *    QEMU -icount shift=0,sleep=off, where the ns that test_run reports
+ *    (total / repeat, so including test_run's own loop) are guest
+ *    instructions.
+ *  - sizes its JIT image: jited_prog_len (all subprograms), and counts the
+ *    checks in it: calls to __asan_{load,store}N (outline) or to the inline
+ *    checks' slow paths __bpf_jit_kasan_{load,store}N (each inline check
+ *    has exactly one), like the e2e suite's audit.
+ *  - counts the checks it executes per run, in a separate pass after the
+ *    timed ones: perf execute breakpoints on those sixteen entry points,
+ *    the program run COUNT times, minus the hits of an empty program of
+ *    the same type run as often (whatever test_run itself or the kernel
+ *    around it calls). In an outline boot every executed check
+ *    is one call, so this is exact; in an inline boot it counts slow-path
+ *    entries.
+ *
+ * Output, one line per program (to /dev/kmsg with -k), read by
+ * bench/report.c on the host:
+ *   BJK-BENCH mode=M prog=P repeat=R passes=N insns=MIN insns_min=MIN
+ *     insns_median=C insns_max=B bytes=J funcs=F static_checks=S outline_run=X slow_run=Y
+ *     noise_run=Z retval=V
+ * and KTAP: one "ok N P" per program that ran with the right result, whose
+ * figures are all present and whose image matches the boot's mode.
+ *
+ *   bjk-bench [-k] [-r REPEAT] [-p PASSES] [-c COUNT] [-o BPF-OBJECT]
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/bpf.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+
+extern const char bjk_bpf_obj[], bjk_bpf_obj_end[];
+
+static int use_kmsg;
+
+static void out(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (n > (int)sizeof(buf) - 2)
+		n = sizeof(buf) - 2;
+	buf[n++] = '\n';
+	if (use_kmsg) {
+		int fd = open("/dev/kmsg", O_WRONLY);
+
+		if (fd >= 0) {
+			if (write(fd, buf, n) == n) {
+				close(fd);
+				return;
+			}
+			close(fd);
+		}
+	}
+	fwrite(buf, 1, n, stdout);
+}
+
+/* ---- the programs ------------------------------------------------------- */
+
+enum ptype { XDP, TC };
+
+static struct bench {
+	const char *name;
+	enum ptype type;
+	int retval;		/* what a run on the runner's packet must return */
+	/* results */
+	bool failed;
+	char why[256];
+	uint32_t bytes, funcs, nchecks, nslow;
+	double insns, insns_min, insns_median, insns_max, outline_run, slow_run, noise_run;
+	long repeat, passes;
+	int got_retval;
+} benches[] = {
+	{ "parse", XDP, 3 /* XDP_TX */ },
+	{ "counters_update", XDP, 2 /* XDP_PASS */ },
+	{ "array_loop", XDP, 2 },
+	{ "struct_walk", XDP, 2 },
+	{ "ringbuf", XDP, 2 },
+	{ "helpers_alu", TC, 0 /* TC_ACT_OK */ },
+	{ "micro", XDP, 2 },
+	{ "micro0", XDP, 2 },
+};
+#define NBENCH (int)(sizeof(benches) / sizeof(benches[0]))
+
+static void bfail(struct bench *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (b->failed)
+		return;
+	b->failed = true;
+	va_start(ap, fmt);
+	vsnprintf(b->why, sizeof(b->why), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * The input: Ethernet, one 802.1Q tag, IPv4 with 4 bytes of options (NOPs),
+ * TCP SYN with MSS 1460, NOP, window scale 7, SACK permitted, two NOPs,
+ * then payload up to 128 bytes.
+ */
+static uint8_t pkt[128];
+static const int ip_off = 18, tcp_off = 18 + 24;	/* VLAN-tagged; ihl 6 */
+
+static void make_packet(void)
+{
+	static const uint8_t opts[12] = { 2, 4, 0x05, 0xb4, 1, 3, 3, 7, 4, 2, 1, 1 };
+	uint8_t *ip = pkt + ip_off, *tcp = pkt + tcp_off;
+	int i, tot = sizeof(pkt) - ip_off;
+
+	for (i = 0; i < 6; i++) {
+		pkt[i] = 0x02;
+		pkt[6 + i] = 0x04 + i;
+	}
+	pkt[12] = 0x81; pkt[13] = 0x00;		/* 802.1Q */
+	pkt[14] = 0x00; pkt[15] = 0x2a;		/* VLAN 42 */
+	pkt[16] = 0x08; pkt[17] = 0x00;		/* IPv4 */
+	ip[0] = 0x46;				/* version 4, ihl 6 */
+	ip[2] = tot >> 8; ip[3] = tot & 0xff;
+	ip[8] = 64;				/* ttl */
+	ip[9] = 6;				/* TCP */
+	ip[12] = 10; ip[13] = 0; ip[14] = 0; ip[15] = 1;
+	ip[16] = 10; ip[17] = 0; ip[18] = 0; ip[19] = 2;
+	ip[20] = ip[21] = ip[22] = ip[23] = 1;	/* option NOPs */
+	tcp[0] = 0xc3; tcp[1] = 0x50;		/* sport 50000 */
+	tcp[2] = 0x01; tcp[3] = 0xbb;		/* dport 443 */
+	tcp[12] = (32 / 4) << 4;		/* doff 8: 12 bytes of options */
+	tcp[13] = 0x02;				/* SYN */
+	memcpy(tcp + 20, opts, sizeof(opts));
+	for (i = tcp_off + 32; i < (int)sizeof(pkt); i++)
+		pkt[i] = i;
+}
+
+/* ---- maps ------------------------------------------------------------------ */
+
+static int map_fd(struct bpf_object *o, const char *name)
+{
+	struct bpf_map *m = bpf_object__find_map_by_name(o, name);
+
+	if (!m) {
+		out("# error: map %s not in the object", name);
+		exit(2);
+	}
+	return bpf_map__fd(m);
+}
+
+static void update(int fd, const void *k, const void *v, const char *what)
+{
+	if (bpf_map_update_elem(fd, k, v, BPF_ANY)) {
+		out("# error: filling map %s: %s", what, strerror(errno));
+		exit(2);
+	}
+}
+
+/* The map contents each program's intended path needs (see bench.bpf.c). */
+static void fill_maps(struct bpf_object *o)
+{
+	struct { uint32_t s, d; uint16_t sp, dp; uint8_t proto, pad[3]; } fk = {};
+	uint8_t value[4096] = {};
+	uint32_t k, b, j;
+	uint64_t *u = (uint64_t *)value;
+
+	memcpy(&fk.s, pkt + ip_off + 12, 4);
+	memcpy(&fk.d, pkt + ip_off + 16, 4);
+	memcpy(&fk.sp, pkt + tcp_off, 2);
+	memcpy(&fk.dp, pkt + tcp_off + 2, 2);
+	fk.proto = 6;
+	update(map_fd(o, "flows"), &fk, value, "flows");
+
+	for (k = 0; k < 256; k++)
+		update(map_fd(o, "counters"), &k, value, "counters");
+
+	/* histos: struct histo { u64 sample[128]; ... } */
+	for (k = 0; k < 128; k++)
+		u[k] = (k * 37 + 1) * 1000;
+	k = 0;
+	update(map_fd(o, "histos"), &k, value, "histos");
+
+	/* conns: struct conn_table { u64 gen; u32 head[8]; struct conn c[32]; } */
+	memset(value, 0, sizeof(value));
+	{
+		uint32_t *head = (uint32_t *)(value + 8);
+		uint8_t *c = value + 8 + 32;	/* struct conn: 40 bytes */
+
+		for (b = 0; b < 8; b++) {
+			head[b] = b * 4 + 1;
+			for (j = 0; j < 4; j++) {
+				uint32_t idx = b * 4 + 1 + j;
+				uint8_t *e = c + 40 * (idx & 31);
+				uint32_t next = j < 3 ? idx + 1 : 0;
+
+				memcpy(e + 32, &next, 4);	/* next */
+				memcpy(e + 36, &idx, 4);	/* owner */
+			}
+		}
+	}
+	k = 0;
+	update(map_fd(o, "conns"), &k, value, "conns");
+}
+
+/* ---- JIT image: size and static checks ------------------------------------ */
+
+static struct {
+	const char *name;
+	bool slow;		/* inline mode's slow path, not the KASAN runtime */
+	unsigned long addr;
+} checks[] = {
+	{ "__asan_load1" }, { "__asan_load2" }, { "__asan_load4" }, { "__asan_load8" },
+	{ "__asan_store1" }, { "__asan_store2" }, { "__asan_store4" }, { "__asan_store8" },
+	{ "__bpf_jit_kasan_load1", 1 }, { "__bpf_jit_kasan_load2", 1 },
+	{ "__bpf_jit_kasan_load4", 1 }, { "__bpf_jit_kasan_load8", 1 },
+	{ "__bpf_jit_kasan_store1", 1 }, { "__bpf_jit_kasan_store2", 1 },
+	{ "__bpf_jit_kasan_store4", 1 }, { "__bpf_jit_kasan_store8", 1 },
+};
+#define NCHECKS (int)(sizeof(checks) / sizeof(checks[0]))
+
+static void kallsyms_checks(void)
+{
+	char line[512], name[256], type;
+	unsigned long a;
+	FILE *f = fopen("/proc/kallsyms", "r");
+	int i;
+
+	if (!f) {
+		out("# error: /proc/kallsyms: %s", strerror(errno));
+		exit(2);
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx %c %255s", &a, &type, name) != 3)
+			continue;
+		for (i = 0; i < NCHECKS; i++)
+			if (!strcmp(name, checks[i].name) && !checks[i].addr)
+				checks[i].addr = a;
+	}
+	fclose(f);
+	for (i = 0; i < NCHECKS; i++)
+		if (!checks[i].addr)
+			out("# warning: %s not in /proc/kallsyms", checks[i].name);
+}
+
+/* jited_prog_len and the calls to check entry points, over all subprograms. */
+static void image(struct bench *b, int fd)
+{
+	struct bpf_prog_info info = {}, i2 = {};
+	uint32_t len = sizeof(info), f, off = 0, j;
+	uint64_t ksyms[64];
+	uint32_t flens[64];
+	uint8_t *img;
+
+	if (bpf_prog_get_info_by_fd(fd, &info, &len)) {
+		bfail(b, "bpf_prog_get_info_by_fd: %s", strerror(errno));
+		return;
+	}
+	if (!info.jited_prog_len || !info.nr_jited_ksyms || info.nr_jited_ksyms > 64 ||
+	    info.nr_jited_func_lens != info.nr_jited_ksyms) {
+		bfail(b, "not JITed or no jited_ksyms (jited_prog_len %u, %u ksyms)",
+		      info.jited_prog_len, info.nr_jited_ksyms);
+		return;
+	}
+	img = calloc(1, info.jited_prog_len);
+	i2.jited_prog_len = info.jited_prog_len;
+	i2.jited_prog_insns = (uint64_t)(unsigned long)img;
+	i2.nr_jited_ksyms = info.nr_jited_ksyms;
+	i2.jited_ksyms = (uint64_t)(unsigned long)ksyms;
+	i2.nr_jited_func_lens = info.nr_jited_func_lens;
+	i2.jited_func_lens = (uint64_t)(unsigned long)flens;
+	len = sizeof(i2);
+	if (!img || bpf_prog_get_info_by_fd(fd, &i2, &len)) {
+		bfail(b, "bpf_prog_get_info_by_fd (image): %s", strerror(errno));
+		free(img);
+		return;
+	}
+	b->bytes = info.jited_prog_len;
+	b->funcs = info.nr_jited_ksyms;
+	/*
+	 * A call rel32 (e8) at any byte whose target is exactly one of the
+	 * entry points; a false hit needs four bytes of other code to encode
+	 * that exact displacement (see the e2e audit, which checks it).
+	 */
+	for (f = 0; f < b->funcs; f++) {
+		for (j = 0; j + 5 <= flens[f] && off + j + 5 <= info.jited_prog_len; j++) {
+			const uint8_t *p = img + off + j;
+			uint64_t target;
+			int32_t rel;
+			int c;
+
+			if (p[0] != 0xe8)
+				continue;
+			memcpy(&rel, p + 1, 4);
+			target = ksyms[f] + j + 5 + (int64_t)rel;
+			for (c = 0; c < NCHECKS; c++) {
+				if (checks[c].addr && target == checks[c].addr) {
+					if (checks[c].slow)
+						b->nslow++;
+					else
+						b->nchecks++;
+					break;
+				}
+			}
+		}
+		off += flens[f];
+	}
+	free(img);
+}
+
+/* ---- runs ----------------------------------------------------------------- */
+
+static struct ring_buffer *rb;
+static long rb_events;
+
+static int rb_event(void *ctx, void *data, size_t size)
+{
+	(void)ctx; (void)data; (void)size;
+	rb_events++;
+	return 0;
+}
+
+/* Empty the ring buffer, so that the ringbuf program never finds it full. */
+static void drain(void)
+{
+	if (rb && ring_buffer__consume(rb) < 0)
+		out("# warning: ring_buffer__consume failed");
+}
+
+static int run(int fd, int repeat, uint32_t *duration, uint32_t *retval)
+{
+	uint8_t dout[256];
+	LIBBPF_OPTS(bpf_test_run_opts, o,
+		.data_in = pkt, .data_size_in = sizeof(pkt),
+		.data_out = dout, .data_size_out = sizeof(dout),
+		.repeat = repeat);
+	int err;
+
+	drain();
+	err = bpf_prog_test_run_opts(fd, &o);
+	drain();
+	if (err)
+		return -errno;
+	*duration = o.duration;
+	*retval = o.retval;
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Interrupts that land in a pass add their instructions to it: a timer tick
+ * (HZ=250: every 4M guest instructions) costs about 15k, 3 per run of a
+ * 5000 x 800 pass. So a pass is kept under PASS_BUDGET instructions (the
+ * repeat lowered to fit), there are passes * repeat / that many of them
+ * (at most MAX_PASSES), and the figure is the smallest pass: one without an
+ * interrupt, as interrupts only ever add. A pass of at most a quarter of a
+ * tick period misses the tick three times in four, so 30 passes leave no
+ * doubt; more would only cost time: every XDP test_run with a repeat swaps
+ * the program into the XDP dispatcher and out again (two RCU grace periods).
+ */
+#define PASS_BUDGET	1000000
+#define MAX_PASSES	30
+
+static void timed(struct bench *b, int fd, int repeat, int passes)
+{
+	static double d[64];
+	uint32_t dur, ret;
+	long r = repeat, n;
+	int p, err;
+
+	/* Untimed runs first: caches, lazy allocations; and an estimate. */
+	if ((err = run(fd, 10, &dur, &ret))) {
+		bfail(b, "BPF_PROG_TEST_RUN: %s", strerror(-err));
+		return;
+	}
+	if (dur && (long)dur * r > PASS_BUDGET)
+		r = PASS_BUDGET / dur > 0 ? PASS_BUDGET / dur : 1;
+	n = (long)passes * repeat / r;
+	if (n > MAX_PASSES)
+		n = MAX_PASSES;
+	if (n < passes)
+		n = passes;
+	b->repeat = r;
+	b->passes = n;
+	for (p = 0; p < n; p++) {
+		if ((err = run(fd, r, &dur, &ret))) {
+			bfail(b, "BPF_PROG_TEST_RUN (repeat %ld): %s", r, strerror(-err));
+			return;
+		}
+		b->got_retval = ret;
+		if ((int)ret != b->retval) {
+			bfail(b, "returned %u, want %d (the program took another path)", ret,
+			      b->retval);
+			return;
+		}
+		if (!dur) {
+			bfail(b, "test_run reported a duration of 0");
+			return;
+		}
+		d[p] = dur;
+	}
+	qsort(d, n, sizeof(d[0]), cmp_double);
+	b->insns = d[0];
+	b->insns_min = d[0];
+	b->insns_median = d[n / 2];
+	b->insns_max = d[n - 1];
+}
+
+/* ---- counting executed checks with hardware breakpoints ---------------- */
+
+/*
+ * kprobe events refuse __asan_{load,store}N ("Could not probe notrace
+ * function": mm/kasan is built without ftrace and the kernel has no
+ * KPROBE_EVENTS_ON_NOTRACE), so the count uses perf's execute breakpoints
+ * on those entry points instead: each counts exactly how often its address
+ * is executed while this task runs (pid 0), test_run's loop included. The
+ * CPU has four debug registers, hence groups of at most four.
+ */
+static int bp_open(unsigned long addr)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_BREAKPOINT,
+		.size = sizeof(a),
+		.bp_type = HW_BREAKPOINT_X,
+		.bp_addr = addr,
+		.bp_len = sizeof(long),
+		.exclude_user = 1,
+		.exclude_hv = 1,
+	};
+
+	return syscall(__NR_perf_event_open, &a, 0, -1, -1, 0);
+}
+
+static bool bp_failed;
+
+/* Executions of the check entry points per run of @fd over @count runs. */
+static int count_pass(int fd, int count, double *outline, double *slow)
+{
+	uint64_t total[2] = {};
+	int first, i, n, fds[4];
+	uint32_t dur, ret;
+
+	for (first = 0; first < NCHECKS; first += 4) {
+		for (n = 0, i = first; i < first + 4 && i < NCHECKS; i++, n++) {
+			fds[n] = checks[i].addr ? bp_open(checks[i].addr) : -1;
+			if (fds[n] < 0 && checks[i].addr && !checks[i].slow && !bp_failed) {
+				out("# error: breakpoint on %s: %s", checks[i].name, strerror(errno));
+				bp_failed = true;
+			}
+		}
+		if (bp_failed) {
+			for (i = 0; i < n; i++)
+				if (fds[i] >= 0)
+					close(fds[i]);
+			return -1;
+		}
+		if (run(fd, count, &dur, &ret))
+			return -1;
+		for (i = 0; i < n; i++) {
+			uint64_t v = 0;
+
+			if (fds[i] < 0)
+				continue;
+			if (read(fds[i], &v, sizeof(v)) != sizeof(v))
+				return -1;
+			total[checks[first + i].slow] += v;
+			close(fds[i]);
+		}
+	}
+	*outline = (double)total[0] / count;
+	*slow = (double)total[1] / count;
+	return 0;
+}
+
+/* ---- main ----------------------------------------------------------------- */
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char buf[512];
+	size_t n;
+
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	n = strlen(buf);
+	while (n && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	out("# libbpf: %s", buf);
+	return 0;
+}
+
+static const char *boot_mode(void)
+{
+	static char mode[32] = "inline";	/* the kernel's default */
+	char cmd[4096], *p;
+	FILE *f = fopen("/proc/cmdline", "r");
+
+	if (f) {
+		if (fgets(cmd, sizeof(cmd), f) && (p = strstr(cmd, "bpf_jit_kasan=")))
+			sscanf(p + strlen("bpf_jit_kasan="), "%31[a-z]", mode);
+		fclose(f);
+	}
+	return mode;
+}
+
+int main(int argc, char **argv)
+{
+	int repeat = 1000, passes = 3, count = 20, opt, i, nfail = 0;
+	int fd_empty[2] = { -1, -1 };
+	double noise[2][2] = {};
+	const char *obj_path = NULL, *mode;
+	struct bpf_object *o;
+	bool counting;
+
+	while ((opt = getopt(argc, argv, "kr:p:c:o:")) != -1) {
+		switch (opt) {
+		case 'k': use_kmsg = 1; break;
+		case 'r': repeat = atoi(optarg); break;
+		case 'p': passes = atoi(optarg); break;
+		case 'c': count = atoi(optarg); break;
+		case 'o': obj_path = optarg; break;
+		default:
+			fprintf(stderr, "usage: %s [-k] [-r REPEAT] [-p PASSES] [-c COUNT] [-o OBJ]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	if (repeat < 1 || passes < 1 || passes > 64 || count < 1) {
+		fprintf(stderr, "bjk-bench: bad -r/-p/-c\n");
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	libbpf_set_print(libbpf_print);
+	mode = boot_mode();
+	make_packet();
+	kallsyms_checks();
+
+	out("KTAP version 1");
+	out("1..%d", NBENCH);
+	if (obj_path)
+		o = bpf_object__open_file(obj_path, NULL);
+	else
+		o = bpf_object__open_mem(bjk_bpf_obj, bjk_bpf_obj_end - bjk_bpf_obj, NULL);
+	if (!o || bpf_object__load(o)) {
+		out("# error: loading the BPF object failed (see libbpf's messages above)");
+		for (i = 0; i < NBENCH; i++)
+			out("not ok %d %s # the object did not load", i + 1, benches[i].name);
+		return 1;
+	}
+	fill_maps(o);
+	rb = ring_buffer__new(map_fd(o, "events"), rb_event, NULL, NULL);
+	if (!rb)
+		out("# warning: ring_buffer__new failed; the ring buffer is not drained");
+	fd_empty[XDP] = bpf_program__fd(bpf_object__find_program_by_name(o, "xdp_empty"));
+	fd_empty[TC] = bpf_program__fd(bpf_object__find_program_by_name(o, "tc_empty"));
+	out("# mode %s, repeat %d, passes %d, count %d", mode, repeat, passes, count);
+
+	/* Timed passes first, with no breakpoint armed anywhere. */
+	for (i = 0; i < NBENCH; i++) {
+		struct bench *b = &benches[i];
+		struct bpf_program *p = bpf_object__find_program_by_name(o, b->name);
+
+		if (!p) {
+			bfail(b, "program not in the object");
+			continue;
+		}
+		image(b, bpf_program__fd(p));
+		timed(b, bpf_program__fd(p), repeat, passes);
+	}
+
+	/* Then the counting pass: the empty programs give test_run's own share. */
+	counting = true;
+	for (i = 0; counting && i < 2; i++)
+		if (count_pass(fd_empty[i], count, &noise[i][0], &noise[i][1]))
+			counting = false;
+	for (i = 0; i < NBENCH; i++) {
+		struct bench *b = &benches[i];
+		struct bpf_program *p = bpf_object__find_program_by_name(o, b->name);
+		double ho, hs;
+
+		if (!p || b->failed)
+			continue;
+		if (!counting) {
+			bfail(b, "executed checks not counted (no breakpoints)");
+			continue;
+		}
+		if (count_pass(bpf_program__fd(p), count, &ho, &hs)) {
+			bfail(b, "counting pass failed");
+			continue;
+		}
+		b->outline_run = ho - noise[b->type][0];
+		b->slow_run = hs - noise[b->type][1];
+		b->noise_run = noise[b->type][0] + noise[b->type][1];
+	}
+
+	for (i = 0; i < NBENCH; i++) {
+		struct bench *b = &benches[i];
+
+		/* The image must be what the boot's mode makes. */
+		if (!b->failed) {
+			bool off = !strcmp(mode, "off"), outl = !strcmp(mode, "outline");
+			bool none = !strcmp(b->name, "micro0");
+
+			if (off && (b->nchecks || b->nslow))
+				bfail(b, "mode off but %u checks in the image", b->nchecks + b->nslow);
+			else if (outl && (b->nslow || (!b->nchecks && !none)))
+				bfail(b, "outline image: %u runtime calls, %u slow paths",
+				      b->nchecks, b->nslow);
+			else if (!off && !outl && (b->nchecks || (!b->nslow && !none)))
+				bfail(b, "inline image: %u runtime calls, %u slow paths",
+				      b->nchecks, b->nslow);
+			else if (outl && !none && b->outline_run < 1)
+				bfail(b, "outline boot but no executed check counted (%.2f per run)",
+				      b->outline_run);
+			else if (fabs(b->outline_run - round(b->outline_run)) > 0.05 ||
+				 fabs(b->slow_run - round(b->slow_run)) > 0.05)
+				bfail(b, "executed checks per run not whole: %.3f + %.3f (noise?)",
+				      b->outline_run, b->slow_run);
+		}
+		if (!b->failed)
+			out("BJK-BENCH mode=%s prog=%s repeat=%ld passes=%ld insns=%.0f insns_min=%.0f "
+			    "insns_median=%.0f insns_max=%.0f bytes=%u funcs=%u static_checks=%u "
+			    "outline_run=%.3f slow_run=%.3f noise_run=%.3f retval=%d req_repeat=%d "
+			    "req_passes=%d",
+			    mode, b->name, b->repeat, b->passes, b->insns, b->insns_min,
+			    b->insns_median, b->insns_max,
+			    b->bytes, b->funcs, b->nchecks + b->nslow, b->outline_run, b->slow_run,
+			    b->noise_run, b->got_retval, repeat, passes);
+		if (b->failed) {
+			nfail++;
+			out("not ok %d %s # %s", i + 1, b->name, b->why);
+		} else {
+			out("ok %d %s # %.0f insns/run, %u bytes, %u checks in the image", i + 1,
+			    b->name, b->insns, b->bytes, b->nchecks + b->nslow);
+		}
+	}
+	out("# ring buffer events drained: %ld", rb_events);
+	out("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0", NBENCH - nfail, nfail);
+	ring_buffer__free(rb);
+	bpf_object__close(o);
+	return nfail ? 1 : 0;
+}

@@ -1,0 +1,32 @@
+#!/bin/bash
+# After the boots of make test (harness/test.sh runs tests/*/post.sh RUNDIR):
+# the benchmark's quick form checks across its three boots (bench-off,
+# bench-outline, bench-inline of tests/boots) that every figure is there
+# and consistent (bench/report.c -q), and appends one row to
+# RUNDIR/results.tsv. Not a speed test: the boots run without -icount.
+set -euo pipefail
+. "$(dirname "$0")/../../harness/lib.sh"
+
+run=$1
+logs=("$run/bench-off.log" "$run/bench-outline.log" "$run/bench-inline.log")
+have=0
+for l in "${logs[@]}"; do
+	[ -f "$l" ] && have=$((have + 1))
+done
+[ "$have" -eq 0 ] && exit 0	# none of the bench boots ran (BJK_BOOTS)
+if [ "$have" -ne 3 ]; then
+	printf 'bench\tfigures\t0\t0\t1\t0.0\tneeds all three bench-* boots\n' >>"$run/results.tsv"
+	exit 0
+fi
+report=$TOOLS/bjk-bench-report
+gcc -O2 -g -Wall -Wextra -Werror -I"$BJK_ROOT/harness/src" -o "$report.tmp.$$" \
+	"$BJK_ROOT/bench/report.c" -lm
+mv -f "$report.tmp.$$" "$report"
+if "$report" -q "${logs[@]}" >"$run/bench-figures.txt" 2>&1; then
+	sed 's/^/  /' "$run/bench-figures.txt"
+	printf 'bench\tfigures\t1\t0\t0\t0.0\t%s\n' "all programs x 3 modes" >>"$run/results.tsv"
+else
+	sed 's/^/  /' "$run/bench-figures.txt"
+	printf 'bench\tfigures\t0\t1\t0\t0.0\t%s\n' \
+		"$(grep -m1 '^error' "$run/bench-figures.txt" | cut -c1-100)" >>"$run/results.tsv"
+fi

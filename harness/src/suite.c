@@ -217,6 +217,7 @@ static void selftest_verdict(struct verdict *v, const char *results)
 	} else {
 		snprintf(buf, sizeof(buf), "same as %s", off_boot);
 		ktap(1, "same-as-off", " # %s", buf);
+		add_note(v, buf);
 	}
 }
 

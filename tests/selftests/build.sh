@@ -5,6 +5,10 @@
 # OUT/test_verifier   static, libbpf from TREE
 # OUT/bpf_testmod.ko  built out of tree against BUILD (test_verifier and
 #                     test_progs load it from their working directory)
+# OUT/test_progs      static, default flavour (-mcpu=v3), only the tests of
+#                     tests/selftests/test_progs.list and the BPF programs
+#                     they need (their skeletons compiled in)
+# OUT/*.bpf.o         the BPF objects those tests open by file name
 # Nothing is written into TREE: generated headers and objects go to OUT/work.
 # Each product is keyed by the sha256 of what it is made from, so a warm run
 # rebuilds nothing.
@@ -118,4 +122,133 @@ if [ "$(key test_verifier "$st"/test_verifier.c "$st"/verifier/*.c "$st"/*.h \
 	done_key test_verifier
 	echo "selftests: test_verifier built in $(took "$t")"
 fi
+# test_progs, the subset: the BPF programs of the skeletons its tests
+# include and of the objects they open by name, built like the selftests'
+# Makefile does (CLANG_BPF_BUILD_RULE, the three "gen object" links, "gen
+# skeleton", -L for light skeletons), then the runner and the tests.
+tests=$(sed 's/#.*//' "$here/test_progs.list" | xargs)
+srcs=()
+for t in $tests; do
+	[ -f "$st/prog_tests/$t.c" ] || die "test_progs.list: $st/prog_tests/$t.c missing"
+	srcs+=("$st/prog_tests/$t.c")
+done
+pt_extra=(test_progs.c cgroup_helpers.c trace_helpers.c network_helpers.c
+	testing_helpers.c btf_helpers.c cap_helpers.c unpriv_helpers.c netlink_helpers.c
+	jit_disasm_helpers.c test_loader.c xsk.c disasm.c disasm_helpers.c json_writer.c)
+t=$(now)
+if [ "$(key test_progs "$here/test_progs.list" "${srcs[@]}" "$st"/*.[ch] "$st"/progs/*.[ch] \
+	"$st"/prog_tests/*.h "$build/vmlinux" "$libbpf_a")" = stale ] || [ ! -x "$out/test_progs" ]; then
+	echo "selftests: test_progs ($(echo "$tests" | wc -w) test files)"
+	command -v clang-19 >/dev/null || die "clang-19 not found (apt-get install clang-19)"
+
+	# bpftool (bootstrap: vmlinux.h, gen object, gen skeleton)
+	bpftool=$work/bpftool/bootstrap/bpftool
+	if [ "$(key bpftool "$tree"/tools/bpf/bpftool/*.[ch] "$tree"/tools/lib/bpf/*.[ch])" = stale ] ||
+		[ ! -x "$bpftool" ]; then
+		rm -rf "$work/bpftool"
+		mkdir -p "$work/bpftool"
+		run "$work/bpftool.log" make -C "$tree/tools/bpf/bpftool" OUTPUT="$work/bpftool/" \
+			-j"$jobs" bootstrap
+		done_key bpftool
+		echo "selftests: bpftool (bootstrap) built in $(took "$t")"
+	fi
+
+	pw=$work/progs
+	rm -rf "$pw"
+	mkdir -p "$pw"
+	"$bpftool" btf dump file "$build/vmlinux" format c >"$work/root/include/vmlinux.h"
+
+	# What the tests need: skeletons (X.skel.h, light X.lskel.h) and objects.
+	grep -ho '"[A-Za-z0-9_]*\.skel\.h"' "${srcs[@]}" | tr -d '"' | sed 's/\.skel\.h$//' |
+		sort -u >"$pw/skel.list"
+	grep -ho '"[A-Za-z0-9_]*\.lskel\.h"' "${srcs[@]}" | tr -d '"' | sed 's/\.lskel\.h$//' |
+		sort -u >"$pw/lskel.list"
+	grep -ho '"[./]*[A-Za-z0-9_]*\.bpf\.o"' "${srcs[@]}" | tr -d '"' | sed 's|^\./||; s/\.bpf\.o$//' |
+		sort -u >"$pw/obj.list"
+	sort -u "$pw"/*.list >"$pw/all.list"
+	while read -r p; do
+		[ -f "$st/progs/$p.c" ] || die "no $st/progs/$p.c for $p (a linked skeleton? not supported here)"
+	done <"$pw/all.list"
+
+	# clang's own system include directories, as -idirafter (the selftests' get_sys_includes)
+	sysinc=$(clang-19 -v -E - </dev/null 2>&1 |
+		sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }' | xargs)
+	export BPF_CC=clang-19 BPF_OUT=$pw BPF_ST=$st
+	export BPF_FLAGS="-g -Wall -Werror -D__TARGET_ARCH_x86 -mlittle-endian -I$work/root/include \
+-I$st -I$tree/tools/include/uapi -Wno-compare-distinct-pointer-types $sysinc -DENABLE_ATOMICS_TESTS"
+	# The Makefile's per-file flags (progs/X.c-CFLAGS).
+	export BPF_NOALIAS=" $(sed -n 's|^progs/\([a-z0-9_]*\)\.c-CFLAGS := -fno-strict-aliasing|\1|p' "$st/Makefile" | xargs) "
+	cbpf() {
+		local extra=
+		[[ "$BPF_NOALIAS" == *" $1 "* ]] && extra=-fno-strict-aliasing
+		# shellcheck disable=SC2086 # flag lists
+		$BPF_CC $BPF_FLAGS $extra -O2 --target=bpf -c "$BPF_ST/progs/$1.c" -mcpu=v3 \
+			-o "$BPF_OUT/$1.bpf.o" >"$BPF_OUT/$1.log" 2>&1 ||
+			{ echo "error: selftests: clang failed for progs/$1.c:" >&2; tail -n 20 "$BPF_OUT/$1.log" >&2; exit 1; }
+	}
+	export -f cbpf
+	t=$(now)
+	xargs -P "$jobs" -n 1 bash -c 'cbpf "$1"' _ <"$pw/all.list" ||
+		die "BPF programs failed to build (logs: $pw/*.log)"
+	echo "selftests: $(wc -l <"$pw/all.list") BPF programs built in $(took "$t")"
+
+	t=$(now)
+	while read -r p; do
+		o=$pw/$p
+		"$bpftool" gen object "$o.linked1.o" "$o.bpf.o"
+		"$bpftool" gen object "$o.linked2.o" "$o.linked1.o"
+		"$bpftool" gen object "$o.linked3.o" "$o.linked2.o"
+		cmp -s "$o.linked2.o" "$o.linked3.o" || die "bpftool gen object is not stable for $p"
+		"$bpftool" gen skeleton "$o.linked3.o" name "$p" >"$o.skel.h"
+	done <"$pw/skel.list" >"$pw/skel.log" 2>&1 || { tail -n 20 "$pw/skel.log" >&2; die "skeletons failed"; }
+	while read -r p; do
+		o=$pw/$p
+		"$bpftool" gen object "$o.llinked1.o" "$o.bpf.o"
+		"$bpftool" gen object "$o.llinked2.o" "$o.llinked1.o"
+		"$bpftool" gen object "$o.llinked3.o" "$o.llinked2.o"
+		"$bpftool" gen skeleton -L "$o.llinked3.o" name "${p}_lskel" >"$o.lskel.h"
+	done <"$pw/lskel.list" >>"$pw/skel.log" 2>&1 || { tail -n 20 "$pw/skel.log" >&2; die "light skeletons failed"; }
+	echo "selftests: skeletons generated in $(took "$t")"
+
+	# prog_tests/tests.h: the test functions of the chosen files only.
+	sed -n -E 's/^void (serial_)?test_([a-zA-Z0-9_]+)\((void)?\).*/DEFINE_TEST(\2)/p' \
+		"${srcs[@]}" | sort >"$work/tests.h.tmp"
+	mkdir -p "$work/prog_tests"
+	mv -f "$work/tests.h.tmp" "$work/prog_tests/tests.h"
+
+	t=$(now)
+	ow=$work/objs
+	rm -rf "$ow"
+	mkdir -p "$ow"
+	export CC_FLAGS="-g -O1 -Wall -Wno-unused-result -DHAVE_GENHDR -I$pw -I$work ${uflags[*]}"
+	export CC_OUT=$ow CC_ST=$st
+	ccu() {
+		local n
+		n=$(basename "$1" .c)
+		# shellcheck disable=SC2086 # flag list
+		(cd "$CC_OUT" && gcc $CC_FLAGS -c "$CC_ST/$1" -o "$n.o" >"$n.log" 2>&1) ||
+			{ echo "error: selftests: gcc failed for $1:" >&2; tail -n 20 "$CC_OUT/$n.log" >&2; exit 1; }
+	}
+	export -f ccu
+	{
+		printf '%s\n' "${pt_extra[@]}"
+		for t2 in $tests; do echo "prog_tests/$t2.c"; done
+	} | xargs -P "$jobs" -n 1 bash -c 'ccu "$1"' _ || die "test_progs failed to compile (logs: $ow/*.log)"
+	# iters.c calls stack_mprotect(), which lives in prog_tests/test_lsm.c
+	# (not in the subset): take just that function from it.
+	{
+		printf '#include <unistd.h>\n#include <alloca.h>\n#include <sys/mman.h>\n'
+		sed -n '/^#define GET_PAGE_ADDR/,/^$/p; /^int stack_mprotect(void)/,/^}/p' \
+			"$st/prog_tests/test_lsm.c"
+	} >"$ow/stack_mprotect.c"
+	run "$ow/stack_mprotect.log" gcc -O1 -Wall -c "$ow/stack_mprotect.c" -o "$ow/stack_mprotect.o"
+	run "$work/test_progs.log" gcc -static -o "$out/test_progs.tmp" "$ow"/*.o "${ulibs[@]}"
+	strip "$out/test_progs.tmp"
+	mv -f "$out/test_progs.tmp" "$out/test_progs"
+	rm -f "$out"/*.bpf.o
+	while read -r p; do cp "$pw/$p.bpf.o" "$out/"; done <"$pw/obj.list"
+	done_key test_progs
+	echo "selftests: test_progs compiled and linked in $(took "$t")"
+fi
+
 echo "selftests: $(cd "$out" && ls -p | grep -v / | tr '\n' ' ')"

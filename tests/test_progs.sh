@@ -1,0 +1,59 @@
+# Suite test_progs, run in the guest by /init: the subset of the kernel's own
+# tools/testing/selftests/bpf/test_progs that tests/selftests/build.sh builds
+# (tests/selftests/test_progs.list). Its full output (-v: every test's log)
+# stays in /tmp; the console gets, through /dev/kmsg, one KTAP line per test,
+# one per failed or skipped subtest, the log lines just before each skip
+# (why it skipped) and test_progs' closing "Summary:" line, from which the
+# harness (harness/src/suite.c) takes the counts and compares them with the
+# boot that ran with checks off.
+dir=/selftests
+out=/tmp/test_progs.out
+limit=540
+
+kmsg() {
+	echo "$*" >/dev/kmsg
+}
+
+for f in "$dir/test_progs" "$dir/bpf_testmod.ko"; do
+	if [ ! -f "$f" ]; then
+		kmsg "BJK-ERROR: test_progs: $f is not in the image"
+		exit 2
+	fi
+done
+# Some tests run programs unprivileged too (as test_verifier does).
+echo 0 >/proc/sys/kernel/unprivileged_bpf_disabled
+
+# test_progs loads bpf_testmod.ko and opens *.bpf.o from its working directory.
+cd "$dir" || exit 2
+timeout "$limit" ./test_progs -v >"$out" 2>&1
+rc=$?
+[ "$rc" -eq 143 ] && kmsg "BJK-ERROR: test_progs: timed out after ${limit}s"
+
+# "#12 name:OK", "#12/3 name/sub:SKIP", "#12 name:FAIL"; each test's log
+# comes before its line.
+awk '
+/^#[0-9]+(\/[0-9]+)? [^ ]*:(OK|SKIP|FAIL)/ {
+	i = index($0, ":")
+	name = substr($0, 1, i - 1)
+	res = substr($0, i + 1)
+	sub(/ .*/, "", res)
+	top = name !~ /^#[0-9]+\//
+	if (res == "FAIL")
+		printf "not ok %d test_progs %s\n", ++n, name
+	else if (res == "SKIP") {
+		printf "ok %d test_progs %s # SKIP\n", ++n, name
+		for (j = (nl > 3 ? nl - 3 : 0); j < nl; j++)
+			printf "#   %s\n", buf[j]
+	} else if (top)
+		printf "ok %d test_progs %s\n", ++n, name
+	nl = 0
+	next
+}
+/^Summary: / { printf "test_progs: %s\n", $0; next }
+{ buf[nl++] = $0 }
+' "$out" | while IFS= read -r l; do kmsg "$l"; done
+grep -q '^Summary: ' "$out" || {
+	kmsg "BJK-ERROR: test_progs: no Summary line (exit status $rc); last lines:"
+	tail -n 20 "$out" | while IFS= read -r l; do kmsg "# $l"; done
+}
+exit "$rc"

@@ -137,7 +137,7 @@ static void selftest_line(const char *msg)
 
 /*
  * The note of RESULTS' row for this suite from another boot named "*-off"
- * (the selftest verdict below starts its note with the Summary).
+ * (the selftest verdict below puts the Summary in its note).
  */
 static int off_boot_name(const char *b)
 {
@@ -172,7 +172,7 @@ static int off_summary(const char *results, char *off_boot, char *off_note)
 static void selftest_verdict(struct verdict *v, const char *results)
 {
 	long tests = 0, subtests = -1;
-	char off_boot[128], off_note[BJK_LINE_MAX], buf[600];
+	char off_boot[128], off_note[BJK_LINE_MAX], buf[600], *off;
 	int ok;
 
 	if (!summary[0]) {
@@ -208,8 +208,10 @@ static void selftest_verdict(struct verdict *v, const char *results)
 		add_note(v, "no -off boot in this run to compare with");
 		return;
 	}
-	if (strncmp(off_note, summary, strlen(summary)) ||
-	    (off_note[strlen(summary)] && off_note[strlen(summary)] != ';')) {
+	/* The off boot's Summary, wherever it stands in its note. */
+	off = strstr(off_note, "Summary: ");
+	if (!off || strncmp(off, summary, strlen(summary)) ||
+	    (off[strlen(summary)] && off[strlen(summary)] != ';')) {
 		snprintf(buf, sizeof(buf), "differs from %s: %.200s", off_boot, off_note);
 		add_note(v, buf);
 		ktap(0, "same-as-off", " # %s", buf);

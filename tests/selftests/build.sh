@@ -61,7 +61,6 @@ run() {
 [ -f "$build/Module.symvers" ] || die "$build/Module.symvers missing (modules not built?)"
 [ -f /usr/lib/x86_64-linux-gnu/libelf.a ] || die "libelf.a missing (apt-get install libelf-dev)"
 [ -f /usr/lib/x86_64-linux-gnu/libz.a ] || die "libz.a missing (apt-get install zlib1g-dev)"
-[ -f /usr/include/sys/capability.h ] || die "sys/capability.h missing (apt-get install libcap-dev)"
 
 # libbpf, static, from the tree
 t=$(now)

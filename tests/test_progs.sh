@@ -29,23 +29,25 @@ timeout "$limit" ./test_progs -v >"$out" 2>&1
 rc=$?
 [ "$rc" -eq 143 ] && kmsg "BJK-ERROR: test_progs: timed out after ${limit}s"
 
-# "#12 name:OK", "#12/3 name/sub:SKIP", "#12 name:FAIL"; each test's log
-# comes before its line.
+# "#12      name:OK", "#12/3    name/sub:SKIP", "#12      name:OK (SKIP: 1/9)",
+# "#12      name:FAIL"; in -v mode each test's log comes before its line.
 awk '
-/^#[0-9]+(\/[0-9]+)? [^ ]*:(OK|SKIP|FAIL)/ {
-	i = index($0, ":")
-	name = substr($0, 1, i - 1)
-	res = substr($0, i + 1)
-	sub(/ .*/, "", res)
+/^#[0-9]+(\/[0-9]+)? +.*:(OK|SKIP|FAIL)( \(SKIP: [0-9]+\/[0-9]+\))?$/ {
+	match($0, /:(OK|SKIP|FAIL)( \(SKIP: [0-9]+\/[0-9]+\))?$/)
+	res = substr($0, RSTART + 1)
+	name = substr($0, 1, RSTART - 1)
+	gsub(/  +/, " ", name)
 	top = name !~ /^#[0-9]+\//
-	if (res == "FAIL")
+	if (res == "FAIL") {
 		printf "not ok %d test_progs %s\n", ++n, name
-	else if (res == "SKIP") {
+		for (j = (nl > 30 ? nl - 30 : 0); j < nl; j++)
+			printf "#   %s\n", buf[j]
+	} else if (res == "SKIP") {
 		printf "ok %d test_progs %s # SKIP\n", ++n, name
 		for (j = (nl > 3 ? nl - 3 : 0); j < nl; j++)
 			printf "#   %s\n", buf[j]
 	} else if (top)
-		printf "ok %d test_progs %s\n", ++n, name
+		printf "ok %d test_progs %s%s\n", ++n, name, res == "OK" ? "" : " # " res
 	nl = 0
 	next
 }

@@ -25,7 +25,9 @@ echo 0 >/proc/sys/kernel/unprivileged_bpf_disabled
 
 # test_progs loads bpf_testmod.ko and opens *.bpf.o from its working directory.
 cd "$dir" || exit 2
-timeout "$limit" ./test_progs -v >"$out" 2>&1
+deny=$(cat test_progs.deny 2>/dev/null)
+[ -n "$deny" ] && kmsg "test_progs: not run (tests/selftests/test_progs.list): $deny"
+timeout "$limit" ./test_progs -v ${deny:+-d "$deny"} >"$out" 2>&1
 rc=$?
 [ "$rc" -eq 143 ] && kmsg "BJK-ERROR: test_progs: timed out after ${limit}s"
 

@@ -125,7 +125,10 @@ fi
 # include and of the objects they open by name, built like the selftests'
 # Makefile does (CLANG_BPF_BUILD_RULE, the three "gen object" links, "gen
 # skeleton", -L for light skeletons), then the runner and the tests.
-tests=$(sed 's/#.*//' "$here/test_progs.list" | xargs)
+tests=$(sed 's/#.*//; /^ *-/d' "$here/test_progs.list" | xargs)
+# "-name # why": a test or subtest (test/subtest) not to run (test_progs -d).
+sed -n 's/#.*//; s/^ *-\([^ ]*\).*/\1/p' "$here/test_progs.list" | paste -sd, >"$out/test_progs.deny.tmp"
+mv -f "$out/test_progs.deny.tmp" "$out/test_progs.deny"
 srcs=()
 for t in $tests; do
 	[ -f "$st/prog_tests/$t.c" ] || die "test_progs.list: $st/prog_tests/$t.c missing"

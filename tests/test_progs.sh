@@ -27,8 +27,12 @@ echo 0 >/proc/sys/kernel/unprivileged_bpf_disabled
 cd "$dir" || exit 2
 deny=$(cat test_progs.deny 2>/dev/null)
 [ -n "$deny" ] && kmsg "test_progs: not run (tests/selftests/test_progs.list): $deny"
-timeout "$limit" ./test_progs -v ${deny:+-d "$deny"} >"$out" 2>&1
-rc=$?
+# Each top-level result goes to the console as it comes, so that a slow or
+# hung test shows where it stands.
+( timeout "$limit" ./test_progs -v ${deny:+-d "$deny"} 2>&1; echo "BJK-RC $?" ) | tee "$out" |
+	awk '/^#[0-9]+ / { print; fflush() }' | while IFS= read -r l; do kmsg "# test_progs: $l"; done
+rc=$(sed -n 's/^BJK-RC //p' "$out")
+sed -i '/^BJK-RC /d' "$out"
 [ "$rc" -eq 143 ] && kmsg "BJK-ERROR: test_progs: timed out after ${limit}s"
 
 # "#12      name:OK", "#12/3    name/sub:SKIP", "#12      name:OK (SKIP: 1/9)",

@@ -159,7 +159,8 @@ static int off_summary(const char *results, char *off_boot, char *off_note)
 		if (sscanf(line, "%127[^\t]\t%127[^\t]\t%*d\t%*d\t%*d\t%*f\t%4095[^\n]",
 			   b, s, note) < 2 || strcmp(s, suite) || !strcmp(b, boot))
 			continue;
-		if (!off_boot_name(b))
+		/* The last such row that has a Summary (a rerun may have hung). */
+		if (!off_boot_name(b) || !strstr(note, "Summary: "))
 			continue;
 		strcpy(off_boot, b);
 		strcpy(off_note, note);

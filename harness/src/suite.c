@@ -14,6 +14,12 @@
  * kunit: the counts of "kunit.py parse" ("Testing complete. Ran N tests: ...");
  * KUnit with no test at all ("1..0") is a skip (the series is not applied),
  * not a pass; no KUnit output at all is a failure.
+ * test_verifier, test_progs (the BPF selftests, tests/selftests/): the counts
+ * come from the tool's own closing line, which the guest script prints as
+ * "<suite>: Summary: ..."; its KTAP lines (failed and skipped cases, by name)
+ * are shown, not counted. test_verifier must skip nothing; neither may fail.
+ * With checks on, the Summary must equal that of the boot of the same run
+ * whose name ends in "-off" (its row in RESULTS), when there is one.
  * Other suites: top-level "ok"/"not ok" KTAP lines, "# SKIP" counts skipped.
  * Prints KTAP, appends a row to RESULTS; exit 1 when the suite failed.
  */
@@ -111,6 +117,113 @@ static void test_bpf_verdict(struct verdict *v)
 	}
 }
 
+/* The selftests: the Summary line, and the reference boot's. */
+static char summary[256];
+
+static int selftest_suite(void)
+{
+	return !strcmp(suite, "test_verifier") || !strcmp(suite, "test_progs");
+}
+
+static void selftest_line(const char *msg)
+{
+	char prefix[300];
+	size_t n;
+
+	n = snprintf(prefix, sizeof(prefix), "%s: Summary: ", suite);
+	if (!strncmp(msg, prefix, n))
+		snprintf(summary, sizeof(summary), "%s", msg + strlen(suite) + 2);
+}
+
+/*
+ * The note of RESULTS' row for this suite from another boot named "*-off"
+ * (the selftest verdict below puts the Summary in its note).
+ */
+static int off_boot_name(const char *b)
+{
+	size_t n = strlen(b);
+
+	return n >= 4 && !strcmp(b + n - 4, "-off");
+}
+
+static int off_summary(const char *results, char *off_boot, char *off_note)
+{
+	char line[BJK_LINE_MAX], b[128], s[128], note[BJK_LINE_MAX];
+	FILE *f = fopen(results, "r");
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		note[0] = '\0';
+		if (sscanf(line, "%127[^\t]\t%127[^\t]\t%*d\t%*d\t%*d\t%*f\t%4095[^\n]",
+			   b, s, note) < 2 || strcmp(s, suite) || !strcmp(b, boot))
+			continue;
+		/* The last such row that has a Summary (a rerun may have hung). */
+		if (!off_boot_name(b) || !strstr(note, "Summary: "))
+			continue;
+		strcpy(off_boot, b);
+		strcpy(off_note, note);
+		found = 1;
+	}
+	fclose(f);
+	return found;
+}
+
+static void selftest_verdict(struct verdict *v, const char *results)
+{
+	long tests = 0, subtests = -1;
+	char off_boot[128], off_note[BJK_LINE_MAX], buf[600], *off;
+	int ok;
+
+	if (!summary[0]) {
+		add_note(v, "no Summary line");
+		ktap(0, suite, " # %s", "no Summary line");
+		v->failed++;
+		return;
+	}
+	/* test_verifier: "P PASSED, S SKIPPED, F FAILED"; test_progs: "T/P PASSED, ..." */
+	if (sscanf(summary, "Summary: %ld/%ld PASSED, %ld SKIPPED, %ld FAILED",
+		   &tests, &subtests, &v->skipped, &v->failed) != 4 &&
+	    sscanf(summary, "Summary: %ld PASSED, %ld SKIPPED, %ld FAILED",
+		   &tests, &v->skipped, &v->failed) != 3) {
+		snprintf(buf, sizeof(buf), "unreadable %s", summary);
+		add_note(v, buf);
+		ktap(0, suite, " # %s", buf);
+		v->failed++;
+		return;
+	}
+	v->passed = tests;
+	/* The note starts with the Summary: the "-off" boot's is compared below. */
+	add_note(v, summary);
+	ok = !v->failed;
+	if (!strcmp(suite, "test_verifier") && v->skipped) {
+		add_note(v, "test_verifier skipped cases (the kernel lacks what they need)");
+		v->failed += v->skipped;
+		ok = 0;
+	}
+	ktap(ok, suite, " # %s", summary);
+	if (off_boot_name(boot))
+		return;
+	if (!off_summary(results, off_boot, off_note)) {
+		add_note(v, "no -off boot in this run to compare with");
+		return;
+	}
+	/* The off boot's Summary, wherever it stands in its note. */
+	off = strstr(off_note, "Summary: ");
+	if (!off || strncmp(off, summary, strlen(summary)) ||
+	    (off[strlen(summary)] && off[strlen(summary)] != ';')) {
+		snprintf(buf, sizeof(buf), "differs from %s: %.200s", off_boot, off_note);
+		add_note(v, buf);
+		ktap(0, "same-as-off", " # %s", buf);
+		v->failed++;
+	} else {
+		snprintf(buf, sizeof(buf), "same as %s", off_boot);
+		ktap(1, "same-as-off", " # %s", buf);
+		add_note(v, buf);
+	}
+}
+
 /* Other guest suites: top-level KTAP result lines. */
 static void ktap_line(struct verdict *v, const char *msg)
 {
@@ -118,6 +231,11 @@ static void ktap_line(struct verdict *v, const char *msg)
 
 	if (!ok && strncmp(msg, "not ok ", 7))
 		return;
+	if (selftest_suite()) {
+		/* A case by name; the counts are the Summary's. */
+		printf("# %s\n", msg);
+		return;
+	}
 	printf("%s\n", msg);
 	ntests++;
 	if (strstr(msg, "# SKIP"))
@@ -167,6 +285,8 @@ static int guest_suite(struct verdict *v)
 		}
 		if (!strcmp(suite, "test_bpf"))
 			test_bpf_line(msg);
+		else if (selftest_suite())
+			selftest_line(msg), ktap_line(v, msg);
 		else
 			ktap_line(v, msg);
 	}
@@ -279,6 +399,8 @@ int main(int argc, char **argv)
 		rc = guest_suite(&v);
 		if (!strcmp(suite, "test_bpf") && rc != -2 && !errored)
 			test_bpf_verdict(&v);
+		if (selftest_suite() && rc != -2 && !errored)
+			selftest_verdict(&v, argv[4]);
 		/* A suite that did not run or finish, or failed without saying which test. */
 		if (rc && !v.failed) {
 			v.failed = 1;

@@ -15,16 +15,18 @@ fail() {
 mkdir -p /bjkvm /host
 mount -t 9p -o "$opts" bjkvm /bjkvm || fail "cannot mount the control share bjkvm (9p)"
 mount -t 9p -o "$opts,ro" hostroot /host || fail "cannot mount the host's root (9p)"
-work=$(cat /bjkvm/workdir)
-if [ -n "$work" ]; then
-	mount -t 9p -o "$opts" hostwork "/host$work" || fail "cannot mount the work directory $work"
-fi
-# The guest's own kernel filesystems and a private, writable /tmp and /run.
+# The guest's own kernel filesystems and a private, writable /tmp and /run,
+# mounted before the work directory, which may lie under /tmp on the host.
 for d in proc sys dev sys/fs/bpf sys/kernel/debug sys/kernel/tracing; do
 	[ -d "/$d" ] && [ -d "/host/$d" ] && mount --bind "/$d" "/host/$d"
 done
 mount -t tmpfs tmpfs /host/tmp || fail "cannot mount a tmpfs on /tmp"
 mount -t tmpfs tmpfs /host/run 2>/dev/null
+work=$(cat /bjkvm/workdir)
+if [ -n "$work" ]; then
+	mkdir -p "/host$work" 2>/dev/null
+	mount -t 9p -o "$opts" hostwork "/host$work" || fail "cannot mount the work directory $work"
+fi
 cp /bjkvm/cmd.sh /host/tmp/.bjk-vm-cmd.sh
 for m in $(cat /bjkvm/modules 2>/dev/null); do
 	insmod "/host$m" || fail "insmod $m failed"

@@ -26,7 +26,7 @@ libbpf_static
 
 embed_bpf_object "$work/bench.bpf.o" "$work/objects.S"
 gcc -static -O2 -g -Wall -Wextra -Werror -Wno-missing-field-initializers \
-	-I"$work/root/include" -I"$tree/tools/include/uapi" \
+	-I"$work/root/include" -I"$tree/tools/include/uapi" -I"$root/lib" \
 	-o "$out/bjk-bench.tmp" "$here/runner.c" "$work/objects.S" \
 	"$libbpf_a" -l:libelf.a -l:libz.a -lm
 mv -f "$out/bjk-bench.tmp" "$out/bjk-bench"

@@ -52,7 +52,7 @@ strip --strip-debug -o "$out/bjk_e2e.ko" "$work/module/bjk_e2e.ko"
 # the runner, static, with the BPF object embedded
 embed_bpf_object "$work/e2e.bpf.o" "$work/objects.S"
 gcc -static -O2 -g -Wall -Wextra -Wno-unused-result -Wno-missing-field-initializers \
-	-I"$work/root/include" -I"$tree/tools/include/uapi" \
+	-I"$work/root/include" -I"$tree/tools/include/uapi" -I"$root/lib" \
 	-o "$out/bjk-e2e.tmp" "$here/runner.c" "$work/objects.S" \
 	"$libbpf_a" -l:libelf.a -l:libz.a
 mv -f "$out/bjk-e2e.tmp" "$out/bjk-e2e"

@@ -20,7 +20,7 @@ libbpf_a=$(find "$e2e/root" -name libbpf.a 2>/dev/null | head -1)
 [ -n "$libbpf_a" ] || die "no libbpf.a under $e2e/root (tests/e2e/build.sh must run first)"
 [ -f "$e2e/vmlinux.h" ] || die "$e2e/vmlinux.h missing (tests/e2e/build.sh must run first)"
 inc=(-I"$e2e/root/include" -D__EXPORTED_HEADERS__ -I"$tree/kernel/bpf" -I"$tree/tools/include"
-	-I"$tree/tools/include/uapi")
+	-I"$tree/tools/include/uapi" -I"$root/lib")
 
 # The decoder: the kernel's own BPF disassembler (kernel/bpf/disasm.c, what
 # bpftool prints with) gives the instruction's text.

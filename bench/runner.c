@@ -47,6 +47,7 @@
 #include <linux/perf_event.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "bjk-checks.h"
 
 
 extern const char bjk_bpf_obj[], bjk_bpf_obj_end[];
@@ -226,42 +227,17 @@ static void fill_maps(struct bpf_object *o)
 
 /* ---- JIT image: size and static checks ------------------------------------ */
 
-static struct {
-	const char *name;
-	bool slow;		/* inline mode's slow path, not the KASAN runtime */
-	unsigned long addr;
-} checks[] = {
-	{ "__asan_load1" }, { "__asan_load2" }, { "__asan_load4" }, { "__asan_load8" },
-	{ "__asan_store1" }, { "__asan_store2" }, { "__asan_store4" }, { "__asan_store8" },
-	{ "__bpf_jit_kasan_load1", 1 }, { "__bpf_jit_kasan_load2", 1 },
-	{ "__bpf_jit_kasan_load4", 1 }, { "__bpf_jit_kasan_load8", 1 },
-	{ "__bpf_jit_kasan_store1", 1 }, { "__bpf_jit_kasan_store2", 1 },
-	{ "__bpf_jit_kasan_store4", 1 }, { "__bpf_jit_kasan_store8", 1 },
-};
-#define NCHECKS (int)(sizeof(checks) / sizeof(checks[0]))
-
 static void kallsyms_checks(void)
 {
-	char line[512], name[256], type;
-	unsigned long a;
-	FILE *f = fopen("/proc/kallsyms", "r");
 	int i;
 
-	if (!f) {
+	if (bjk_checks_load()) {
 		out("# error: /proc/kallsyms: %s", strerror(errno));
 		exit(2);
 	}
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx %c %255s", &a, &type, name) != 3)
-			continue;
-		for (i = 0; i < NCHECKS; i++)
-			if (!strcmp(name, checks[i].name) && !checks[i].addr)
-				checks[i].addr = a;
-	}
-	fclose(f);
-	for (i = 0; i < NCHECKS; i++)
-		if (!checks[i].addr)
-			out("# warning: %s not in /proc/kallsyms", checks[i].name);
+	for (i = 0; i < BJK_NCHECKS; i++)
+		if (!bjk_checks[i].addr)
+			out("# warning: %s not in /proc/kallsyms", bjk_checks[i].name);
 }
 
 /* jited_prog_len and the calls to check entry points, over all subprograms. */
@@ -298,31 +274,16 @@ static void image(struct bench *b, int fd)
 	}
 	b->bytes = info.jited_prog_len;
 	b->funcs = info.nr_jited_ksyms;
-	/*
-	 * A call rel32 (e8) at any byte whose target is exactly one of the
-	 * entry points; a false hit needs four bytes of other code to encode
-	 * that exact displacement (see the e2e audit, which checks it).
-	 */
 	for (f = 0; f < b->funcs; f++) {
 		for (j = 0; j + 5 <= flens[f] && off + j + 5 <= info.jited_prog_len; j++) {
-			const uint8_t *p = img + off + j;
-			uint64_t target;
-			int32_t rel;
-			int c;
+			int c = bjk_check_call(img + off + j, ksyms[f] + j);
 
-			if (p[0] != 0xe8)
+			if (c < 0)
 				continue;
-			memcpy(&rel, p + 1, 4);
-			target = ksyms[f] + j + 5 + (int64_t)rel;
-			for (c = 0; c < NCHECKS; c++) {
-				if (checks[c].addr && target == checks[c].addr) {
-					if (checks[c].slow)
-						b->nslow++;
-					else
-						b->nchecks++;
-					break;
-				}
-			}
+			if (bjk_checks[c].slow)
+				b->nslow++;
+			else
+				b->nchecks++;
 		}
 		off += flens[f];
 	}
@@ -467,11 +428,13 @@ static int count_pass(int fd, int count, double *outline, double *slow)
 	int first, i, n, fds[4];
 	uint32_t dur, ret;
 
-	for (first = 0; first < NCHECKS; first += 4) {
-		for (n = 0, i = first; i < first + 4 && i < NCHECKS; i++, n++) {
-			fds[n] = checks[i].addr ? bp_open(checks[i].addr) : -1;
-			if (fds[n] < 0 && checks[i].addr && !checks[i].slow && !bp_failed) {
-				out("# error: breakpoint on %s: %s", checks[i].name, strerror(errno));
+	for (first = 0; first < BJK_NCHECKS; first += 4) {
+		for (n = 0, i = first; i < first + 4 && i < BJK_NCHECKS; i++, n++) {
+			const struct bjk_check *k = &bjk_checks[i];
+
+			fds[n] = k->addr ? bp_open(k->addr) : -1;
+			if (fds[n] < 0 && k->addr && !k->slow && !bp_failed) {
+				out("# error: breakpoint on %s: %s", k->name, strerror(errno));
 				bp_failed = true;
 			}
 		}
@@ -490,7 +453,7 @@ static int count_pass(int fd, int count, double *outline, double *slow)
 				continue;
 			if (read(fds[i], &v, sizeof(v)) != sizeof(v))
 				return -1;
-			total[checks[first + i].slow] += v;
+			total[bjk_checks[first + i].slow] += v;
 			close(fds[i]);
 		}
 	}

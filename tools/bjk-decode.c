@@ -57,6 +57,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include "disasm.h"
+#include "bjk-checks.h"
 
 #define MAX_FUNCS	64
 #define MAX_SNAPS	256
@@ -122,49 +123,14 @@ static void *xcalloc(size_t n, size_t s)
 
 /* ---- live programs -------------------------------------------------- */
 
-/* The runtime's entry points a check calls: outline, and inline's slow path. */
-static struct {
-	const char *name;
-	bool write;
-	int size;
-	unsigned long addr;
-} checks[] = {
-	{ "__asan_load1", 0, 1 }, { "__asan_load2", 0, 2 },
-	{ "__asan_load4", 0, 4 }, { "__asan_load8", 0, 8 },
-	{ "__asan_store1", 1, 1 }, { "__asan_store2", 1, 2 },
-	{ "__asan_store4", 1, 4 }, { "__asan_store8", 1, 8 },
-	{ "__bpf_jit_kasan_load1", 0, 1 }, { "__bpf_jit_kasan_load2", 0, 2 },
-	{ "__bpf_jit_kasan_load4", 0, 4 }, { "__bpf_jit_kasan_load8", 0, 8 },
-	{ "__bpf_jit_kasan_store1", 1, 1 }, { "__bpf_jit_kasan_store2", 1, 2 },
-	{ "__bpf_jit_kasan_store4", 1, 4 }, { "__bpf_jit_kasan_store8", 1, 8 },
-};
-#define NCHECKS (int)(sizeof(checks) / sizeof(checks[0]))
-
 /* Once: the checks' addresses (kernel text symbols are always listed). */
 static void checks_load(void)
 {
 	static bool done;
-	char line[512], n[256], type;
-	unsigned long a;
-	FILE *f;
-	int c;
 
-	if (done)
-		return;
+	if (!done)
+		bjk_checks_load();
 	done = true;
-	f = fopen("/proc/kallsyms", "r");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strstr(line, "_load") && !strstr(line, "_store"))
-			continue;
-		if (sscanf(line, "%lx %c %255s", &a, &type, n) != 3)
-			continue;
-		for (c = 0; c < NCHECKS; c++)
-			if (!strcmp(n, checks[c].name))
-				checks[c].addr = a;
-	}
-	fclose(f);
 }
 
 /*
@@ -177,21 +143,12 @@ static void scan_calls(struct snap *s, int f, const uint8_t *p, uint32_t len)
 	int c;
 
 	for (j = 0; j + 5 <= len; j++) {
-		int32_t rel;
-		uint64_t target;
-
-		if (p[j] != 0xe8)
-			continue;
-		memcpy(&rel, p + j + 1, 4);
-		target = s->ksym[f] + j + 5 + (int64_t)rel;
-		for (c = 0; c < NCHECKS; c++)
-			if (checks[c].addr && target == checks[c].addr)
-				break;
-		if (c == NCHECKS)
+		c = bjk_check_call(p + j, s->ksym[f] + j);
+		if (c < 0)
 			continue;
 		s->calls = realloc(s->calls, (s->ncalls + 1) * sizeof(*s->calls));
-		s->calls[s->ncalls++] = (struct check_call){ f, j + 5, checks[c].write,
-							     checks[c].size };
+		s->calls[s->ncalls++] = (struct check_call){ f, j + 5, bjk_checks[c].write,
+							     bjk_checks[c].size };
 	}
 }
 

@@ -10,40 +10,13 @@
 # built from TREE once and reused while their sources do not change.
 set -euo pipefail
 
-[ $# -eq 3 ] || { echo "usage: $0 TREE BUILD OUT" >&2; exit 2; }
-here=$(cd "$(dirname "$0")" && pwd)
-tree=$(cd "$1" && pwd)
-build=$(cd "$2" && pwd)
-mkdir -p "$3"
-out=$(cd "$3" && pwd)
-work=$out/work
-clang=${CLANG:-clang-19}
-jobs=${BJK_JOBS:-$(nproc)}
-mkdir -p "$work"
-
-die() {
-	echo "error: e2e: $*" >&2
-	exit 1
-}
-
-[ -f "$build/vmlinux" ] || die "$build/vmlinux missing (kernel not built?)"
-[ -f "$build/Module.symvers" ] || die "$build/Module.symvers missing (modules not built?)"
-command -v "$clang" >/dev/null || die "$clang not found (apt-get install clang-19)"
-[ -f /usr/lib/x86_64-linux-gnu/libelf.a ] || die "libelf.a missing (apt-get install libelf-dev)"
-[ -f /usr/lib/x86_64-linux-gnu/libz.a ] || die "libz.a missing (apt-get install zlib1g-dev)"
-
-# libbpf, static, from the tree
-key=$(cat "$tree"/tools/lib/bpf/*.[ch] | sha256sum | cut -c1-16)
-if [ "$(cat "$work/libbpf.key" 2>/dev/null)" != "$key" ]; then
-	echo "e2e: libbpf (static) from $tree/tools/lib/bpf"
-	rm -rf "$work/libbpf" "$work/root"
-	mkdir -p "$work/libbpf"
-	make -s -C "$tree/tools/lib/bpf" BUILD_STATIC_ONLY=1 OUTPUT="$work/libbpf/" \
-		DESTDIR="$work/root" prefix= -j"$jobs" install >"$work/libbpf.log" 2>&1 ||
-		{ tail -20 "$work/libbpf.log" >&2; die "libbpf build failed ($work/libbpf.log)"; }
-	echo "$key" >"$work/libbpf.key"
-fi
-libbpf_a=$(find "$work/root" -name libbpf.a | head -1)
+name=e2e
+# shellcheck source=SCRIPTDIR/../../lib/build-common.sh
+. "$(dirname "$0")/../../lib/build-common.sh"
+need_kernel_built
+need_clang
+need_static_libs
+libbpf_static
 
 # bpftool (bootstrap: enough for vmlinux.h)
 bpftool=$work/bpftool/bootstrap/bpftool
@@ -77,17 +50,9 @@ strip --strip-debug -o "$out/bjk_e2e.ko" "$work/module/bjk_e2e.ko"
 	-c "$here/progs/e2e.bpf.c" -o "$work/e2e.bpf.o"
 
 # the runner, static, with the BPF object embedded
-cat >"$work/objects.S" <<EOS
-	.section .rodata
-	.balign 8
-	.globl bjk_bpf_obj, bjk_bpf_obj_end
-bjk_bpf_obj:
-	.incbin "$work/e2e.bpf.o"
-bjk_bpf_obj_end:
-	.section .note.GNU-stack,"",@progbits
-EOS
+embed_bpf_object "$work/e2e.bpf.o" "$work/objects.S"
 gcc -static -O2 -g -Wall -Wextra -Wno-unused-result -Wno-missing-field-initializers \
-	-I"$work/root/include" -I"$tree/tools/include/uapi" \
+	-I"$work/root/include" -I"$tree/tools/include/uapi" -I"$root/lib" \
 	-o "$out/bjk-e2e.tmp" "$here/runner.c" "$work/objects.S" \
 	"$libbpf_a" -l:libelf.a -l:libz.a
 mv -f "$out/bjk-e2e.tmp" "$out/bjk-e2e"

@@ -37,6 +37,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "bjk-checks.h"
 
 #define MODULE_NAME	"bjk_e2e"
 #define LAST_ADDR	"/sys/module/" MODULE_NAME "/parameters/last_addr"
@@ -240,47 +241,17 @@ static int kmsg_reports(struct report *r, int max)
 
 /* ---- /proc/kallsyms ------------------------------------------------- */
 
-static struct {
-	const char *name;
-	bool write;
-	int size;
-	unsigned long addr;
-} checks[] = {
-	{ "__asan_load1", 0, 1 }, { "__asan_load2", 0, 2 },
-	{ "__asan_load4", 0, 4 }, { "__asan_load8", 0, 8 },
-	{ "__asan_store1", 1, 1 }, { "__asan_store2", 1, 2 },
-	{ "__asan_store4", 1, 4 }, { "__asan_store8", 1, 8 },
-	{ "__bpf_jit_kasan_load1", 0, 1 }, { "__bpf_jit_kasan_load2", 0, 2 },
-	{ "__bpf_jit_kasan_load4", 0, 4 }, { "__bpf_jit_kasan_load8", 0, 8 },
-	{ "__bpf_jit_kasan_store1", 1, 1 }, { "__bpf_jit_kasan_store2", 1, 2 },
-	{ "__bpf_jit_kasan_store4", 1, 4 }, { "__bpf_jit_kasan_store8", 1, 8 },
-};
-#define NCHECKS (int)(sizeof(checks) / sizeof(checks[0]))
-
 static void kallsyms_checks(void)
 {
-	char line[512], name[256], type;
-	unsigned long a;
-	FILE *f = fopen("/proc/kallsyms", "r");
-	int i, found = 0;
+	int i;
 
-	if (!f) {
+	if (bjk_checks_load()) {
 		perror("/proc/kallsyms");
 		exit(2);
 	}
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx %c %255s", &a, &type, name) != 3)
-			continue;
-		for (i = 0; i < NCHECKS; i++)
-			if (!strcmp(name, checks[i].name) && !checks[i].addr) {
-				checks[i].addr = a;
-				found++;
-			}
-	}
-	fclose(f);
-	for (i = 0; i < NCHECKS; i++)
-		if (!checks[i].addr || checks[i].addr < 0xffff000000000000UL)
-			out("# warning: %s not in /proc/kallsyms (or hidden)", checks[i].name);
+	for (i = 0; i < BJK_NCHECKS; i++)
+		if (!bjk_checks[i].addr || bjk_checks[i].addr < 0xffff000000000000UL)
+			out("# warning: %s not in /proc/kallsyms (or hidden)", bjk_checks[i].name);
 }
 
 static void set_harden(int v);
@@ -485,25 +456,16 @@ static int audit(struct tcase *t, int fd, const struct exempt *ex)
 			uint32_t fl = a->flen[f], j;
 
 			for (j = 0; j + 5 <= fl; j++) {
-				int32_t rel;
-				uint64_t target;
-				int c;
+				int c = bjk_check_call(p + j, a->ksym[f] + j);
 
-				if (p[j] != 0xe8)
+				if (c < 0)
 					continue;
-				memcpy(&rel, p + j + 1, 4);
-				target = a->ksym[f] + j + 5 + (int64_t)rel;
-				for (c = 0; c < NCHECKS; c++)
-					if (checks[c].addr && target == checks[c].addr)
-						break;
-				if (c == NCHECKS)
-					continue;
-				have[checks[c].write][size_idx(checks[c].size)]++;
+				have[bjk_checks[c].write][size_idx(bjk_checks[c].size)]++;
 				if (a->ncalls < MAX_CALLS) {
 					a->call[a->ncalls].func = f;
 					a->call[a->ncalls].ret_off = j + 5;
-					a->call[a->ncalls].write = checks[c].write;
-					a->call[a->ncalls].size = checks[c].size;
+					a->call[a->ncalls].write = bjk_checks[c].write;
+					a->call[a->ncalls].size = bjk_checks[c].size;
 					a->ncalls++;
 				}
 			}

@@ -10,25 +10,17 @@
 # work directory (suites run in name order: e2e before vm).
 set -euo pipefail
 
-[ $# -eq 3 ] || { echo "usage: $0 TREE BUILD OUT" >&2; exit 2; }
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-tree=$(cd "$1" && pwd)
-mkdir -p "$3/host"
-out=$(cd "$3" && pwd)
+name=vm
+# shellcheck source=SCRIPTDIR/../../lib/build-common.sh
+. "$(dirname "$0")/../../lib/build-common.sh"
+mkdir -p "$out/host"
 e2e=$(dirname "$out")/e2e/work
-clang=${CLANG:-clang-19}
-
-die() {
-	echo "error: vm: $*" >&2
-	exit 1
-}
 
 libbpf_a=$(find "$e2e/root" -name libbpf.a 2>/dev/null | head -1)
 [ -n "$libbpf_a" ] || die "no libbpf.a under $e2e/root (tests/e2e/build.sh must run first)"
 [ -f "$e2e/vmlinux.h" ] || die "$e2e/vmlinux.h missing (tests/e2e/build.sh must run first)"
 inc=(-I"$e2e/root/include" -D__EXPORTED_HEADERS__ -I"$tree/kernel/bpf" -I"$tree/tools/include"
-	-I"$tree/tools/include/uapi")
+	-I"$tree/tools/include/uapi" -I"$root/lib")
 
 # The decoder: the kernel's own BPF disassembler (kernel/bpf/disasm.c, what
 # bpftool prints with) gives the instruction's text.

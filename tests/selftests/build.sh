@@ -3,6 +3,7 @@
 # for the peer suites test_verifier and test_progs:
 #   tests/selftests/build.sh TREE BUILD OUT
 # OUT/test_verifier   static, libbpf from TREE
+# OUT/test_verifier.cases  its cases, "INDEX<TAB>NAME" (tv_cases.c)
 # OUT/bpf_testmod.ko  built out of tree against BUILD (test_verifier and
 #                     test_progs load it from their working directory)
 # OUT/test_progs      static, default flavour (-mcpu=v3), only the tests of
@@ -103,8 +104,8 @@ ulibs=("$libbpf_a" -l:libelf.a -l:libz.a -lrt -lpthread)
 t=$(now)
 if [ "$(key test_verifier "$st"/test_verifier.c "$st"/verifier/*.c "$st"/*.h \
 	"$st"/testing_helpers.c "$st"/cap_helpers.c "$st"/unpriv_helpers.c \
-	"$tree/kernel/bpf/disasm.c" "$build/include/generated/autoconf.h" "$libbpf_a")" = stale ] ||
-	[ ! -x "$out/test_verifier" ]; then
+	"$tree/kernel/bpf/disasm.c" "$build/include/generated/autoconf.h" "$libbpf_a" \
+	"$here/tv_cases.c")" = stale ] || [ ! -x "$out/test_verifier" ] || [ ! -f "$out/test_verifier.cases" ]; then
 	echo "selftests: test_verifier"
 	mkdir -p "$work/verifier"
 	{
@@ -117,6 +118,13 @@ if [ "$(key test_verifier "$st"/test_verifier.c "$st"/verifier/*.c "$st"/*.h \
 		"$st/test_verifier.c" "$st/testing_helpers.c" "$st/cap_helpers.c" \
 		"$st/unpriv_helpers.c" "$st/disasm.c" "${ulibs[@]}"
 	strip "$out/test_verifier.tmp"
+	# Its case list (index, name), from the same sources (tv_cases.c): the
+	# harden run of tests/test_verifier.sh finds the cases it leaves out here.
+	run "$work/tv_cases.log" gcc "${uflags[@]}" -o "$work/tv_cases" "$here/tv_cases.c" \
+		"$st/testing_helpers.c" "$st/cap_helpers.c" "$st/unpriv_helpers.c" "$st/disasm.c" \
+		"${ulibs[@]}"
+	"$work/tv_cases" >"$out/test_verifier.cases.tmp" || die "$work/tv_cases failed"
+	mv -f "$out/test_verifier.cases.tmp" "$out/test_verifier.cases"
 	mv -f "$out/test_verifier.tmp" "$out/test_verifier"
 	done_key test_verifier
 	echo "selftests: test_verifier built in $(took "$t")"

@@ -134,8 +134,9 @@ fi
 # Makefile does (CLANG_BPF_BUILD_RULE, the three "gen object" links, "gen
 # skeleton", -L for light skeletons), then the runner and the tests.
 tests=$(sed 's/#.*//; /^ *-/d' "$here/test_progs.list" | xargs)
-# "-name # why": a test or subtest (test/subtest) not to run (test_progs -d).
-sed -n 's/#.*//; s/^ *-\([^ ]*\).*/\1/p' "$here/test_progs.list" | paste -sd, >"$out/test_progs.deny.tmp"
+# "-name # why": a test or subtest (test/subtest, may have spaces) not to run
+# (test_progs -d).
+sed -n 's/#.*//; s/^ *-\(.*[^ ]\) *$/\1/p' "$here/test_progs.list" | paste -sd, >"$out/test_progs.deny.tmp"
 mv -f "$out/test_progs.deny.tmp" "$out/test_progs.deny"
 srcs=()
 for t in $tests; do
@@ -175,6 +176,11 @@ if [ "$(key test_progs "$here/test_progs.list" "${srcs[@]}" "$st"/*.[ch] "$st"/p
 		sort -u >"$pw/lskel.list"
 	grep -ho '"[./]*[A-Za-z0-9_]*\.bpf\.o"' "${srcs[@]}" | tr -d '"' | sed 's|^\./||; s/\.bpf\.o$//' |
 		sort -u >"$pw/obj.list"
+	# ... and the BTF the programs' tests load by name (test_loader, e.g.
+	# verifier_bitfield_write: __btf_path("btf__core_reloc_bitfields.bpf.o")).
+	while read -r p; do cat "$st/progs/$p.c"; done <"$pw/skel.list" |
+		sed -n 's/.*__btf_path("\([A-Za-z0-9_]*\)\.bpf\.o").*/\1/p' >>"$pw/obj.list"
+	sort -u -o "$pw/obj.list" "$pw/obj.list"
 	sort -u "$pw"/*.list >"$pw/all.list"
 	while read -r p; do
 		[ -f "$st/progs/$p.c" ] || die "no $st/progs/$p.c for $p (a linked skeleton? not supported here)"

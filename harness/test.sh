@@ -17,7 +17,12 @@ mkdir -p "$run"
 : >"$run/results.tsv"
 note "run: $run (source $(source_version), series $(series_hash | cut -c1-12), $(series_files | wc -l) patch(es))"
 
-while IFS='|' read -r name suites extra; do
+# The boot table is read whole first: the boots' own processes then never
+# share the loop's stdin (a run once booted a phantom "boot" made of the
+# tail of a line, the file offset moved under the loop's read).
+mapfile -t boots <"$BJK_ROOT/tests/boots"
+for line in "${boots[@]}"; do
+	IFS='|' read -r name suites extra <<<"$line"
 	name=${name//[[:space:]]/}
 	suites=${suites//[[:space:]]/}
 	case "$name" in '' | '#'*) continue ;; esac
@@ -25,8 +30,8 @@ while IFS='|' read -r name suites extra; do
 		continue
 	fi
 	# shellcheck disable=SC2086 # extra is a list of kernel parameters
-	"$BJK_ROOT/harness/boot.sh" "$name" "$suites" "$run" $extra
-done <"$BJK_ROOT/tests/boots"
+	"$BJK_ROOT/harness/boot.sh" "$name" "$suites" "$run" $extra </dev/null
+done
 
 # Host-side tests, tests/host/<name>.sh RUNDIR: they boot the VM themselves
 # (e.g. tools/vm) and add their own rows; <name> counts as a boot for BJK_BOOTS.

@@ -22,14 +22,40 @@ for f in "$dir/test_progs" "$dir/bpf_testmod.ko"; do
 done
 # Some tests run programs unprivileged too (as test_verifier does).
 echo 0 >/proc/sys/kernel/unprivileged_bpf_disabled
+# Some (tc_opts_*) ping 127.0.0.1 in the boot's own network namespace, where
+# /init leaves the loopback device down.
+ip link set lo up || {
+	kmsg "BJK-ERROR: test_progs: cannot bring the loopback device up (ip link set lo up)"
+	exit 2
+}
 
 # test_progs loads bpf_testmod.ko and opens *.bpf.o from its working directory.
 cd "$dir" || exit 2
 deny=$(cat test_progs.deny 2>/dev/null)
 [ -n "$deny" ] && kmsg "test_progs: not run (tests/selftests/test_progs.list): $deny"
+# bjk.progs= on the kernel command line (tests/boots) splits the tests over
+# two boots: "verifier" runs only the verifier_* tests, "other" all but them;
+# without it, all of them run.
+part=$(sed -n 's/.*bjk\.progs=\([^ ]*\).*/\1/p' /proc/cmdline)
+allow=
+case "$part" in
+verifier)
+	allow='verifier_*'
+	kmsg "test_progs: bjk.progs=verifier: only the verifier_* tests (tests/boots)"
+	;;
+other)
+	deny="${deny:+$deny,}verifier_*"
+	kmsg "test_progs: bjk.progs=other: all but the verifier_* tests (tests/boots)"
+	;;
+'') ;;
+*)
+	kmsg "BJK-ERROR: test_progs: bjk.progs=$part on the kernel command line: want verifier or other"
+	exit 2
+	;;
+esac
 # Each top-level result goes to the console as it comes, so that a slow or
 # hung test shows where it stands.
-( timeout "$limit" ./test_progs -v ${deny:+-d "$deny"} 2>&1; echo "BJK-RC $?" ) | tee "$out" |
+( timeout "$limit" ./test_progs -v ${allow:+-a "$allow"} ${deny:+-d "$deny"} 2>&1; echo "BJK-RC $?" ) | tee "$out" |
 	awk '/^#[0-9]+ / { print; fflush() }' | while IFS= read -r l; do kmsg "# test_progs: $l"; done
 rc=$(sed -n 's/^BJK-RC //p' "$out")
 sed -i '/^BJK-RC /d' "$out"

@@ -14,12 +14,15 @@
  * kunit: the counts of "kunit.py parse" ("Testing complete. Ran N tests: ...");
  * KUnit with no test at all ("1..0") is a skip (the series is not applied),
  * not a pass; no KUnit output at all is a failure.
- * test_verifier, test_progs (the BPF selftests, tests/selftests/): the counts
- * come from the tool's own closing line, which the guest script prints as
+ * test_verifier, test_verifier_harden (the same with bpf_jit_harden=2),
+ * test_progs (the BPF selftests, tests/selftests/): the counts come from the
+ * tool's own closing line, which the guest script prints as
  * "<suite>: Summary: ..."; its KTAP lines (failed and skipped cases, by name)
- * are shown, not counted. test_verifier must skip nothing; neither may fail.
- * With checks on, the Summary must equal that of the boot of the same run
- * whose name ends in "-off" (its row in RESULTS), when there is one.
+ * are shown, not counted. test_verifier must skip nothing (its harden run may:
+ * see selftest_verdict()); none may fail.
+ * With checks on, the Summary must equal that of the same suite in the boot's
+ * "-off" twin of the same run (NAME-inline: NAME-off; its row in RESULTS),
+ * when that boot ran.
  * Other suites: top-level "ok"/"not ok" KTAP lines, "# SKIP" counts skipped.
  * Prints KTAP, appends a row to RESULTS; exit 1 when the suite failed.
  */
@@ -120,9 +123,14 @@ static void test_bpf_verdict(struct verdict *v)
 /* The selftests: the Summary line, and the reference boot's. */
 static char summary[256];
 
+static int test_verifier_suite(void)
+{
+	return !strcmp(suite, "test_verifier") || !strcmp(suite, "test_verifier_harden");
+}
+
 static int selftest_suite(void)
 {
-	return !strcmp(suite, "test_verifier") || !strcmp(suite, "test_progs");
+	return test_verifier_suite() || !strcmp(suite, "test_progs");
 }
 
 static void selftest_line(const char *msg)
@@ -136,8 +144,10 @@ static void selftest_line(const char *msg)
 }
 
 /*
- * The note of RESULTS' row for this suite from another boot named "*-off"
- * (the selftest verdict below puts the Summary in its note).
+ * The note of RESULTS' row for this suite from this boot's "-off" twin: the
+ * boot named like this one up to its last '-', then "-off" (peers-inline and
+ * peers-outline: peers-off; progs-verifier-inline: progs-verifier-off). The
+ * selftest verdict below puts the Summary in the note.
  */
 static int off_boot_name(const char *b)
 {
@@ -146,7 +156,17 @@ static int off_boot_name(const char *b)
 	return n >= 4 && !strcmp(b + n - 4, "-off");
 }
 
-static int off_summary(const char *results, char *off_boot, char *off_note)
+static int off_twin(const char *b, char *twin, size_t size)
+{
+	const char *dash = strrchr(b, '-');
+
+	if (!dash || (size_t)(dash - b) + sizeof("-off") > size)
+		return 0;
+	snprintf(twin, size, "%.*s-off", (int)(dash - b), b);
+	return 1;
+}
+
+static int off_summary(const char *results, const char *twin, char *off_note)
 {
 	char line[BJK_LINE_MAX], b[128], s[128], note[BJK_LINE_MAX];
 	FILE *f = fopen(results, "r");
@@ -157,12 +177,11 @@ static int off_summary(const char *results, char *off_boot, char *off_note)
 	while (fgets(line, sizeof(line), f)) {
 		note[0] = '\0';
 		if (sscanf(line, "%127[^\t]\t%127[^\t]\t%*d\t%*d\t%*d\t%*f\t%4095[^\n]",
-			   b, s, note) < 2 || strcmp(s, suite) || !strcmp(b, boot))
+			   b, s, note) < 2 || strcmp(s, suite) || strcmp(b, twin))
 			continue;
 		/* The last such row that has a Summary (a rerun may have hung). */
-		if (!off_boot_name(b) || !strstr(note, "Summary: "))
+		if (!strstr(note, "Summary: "))
 			continue;
-		strcpy(off_boot, b);
 		strcpy(off_note, note);
 		found = 1;
 	}
@@ -197,6 +216,11 @@ static void selftest_verdict(struct verdict *v, const char *results)
 	/* The note starts with the Summary: the "-off" boot's is compared below. */
 	add_note(v, summary);
 	ok = !v->failed;
+	/*
+	 * Under bpf_jit_harden=2 a case whose blinded program cannot be JITed
+	 * (too long for the jump offsets) is skipped ("unsupported feature",
+	 * BPF_JIT_ALWAYS_ON): allowed there, as long as the off boot skips the same.
+	 */
 	if (!strcmp(suite, "test_verifier") && v->skipped) {
 		add_note(v, "test_verifier skipped cases (the kernel lacks what they need)");
 		v->failed += v->skipped;
@@ -205,8 +229,14 @@ static void selftest_verdict(struct verdict *v, const char *results)
 	ktap(ok, suite, " # %s", summary);
 	if (off_boot_name(boot))
 		return;
+	if (!off_twin(boot, off_boot, sizeof(off_boot))) {
+		add_note(v, "no -off twin: the boot's name has no '-'");
+		return;
+	}
 	if (!off_summary(results, off_boot, off_note)) {
-		add_note(v, "no -off boot in this run to compare with");
+		snprintf(buf, sizeof(buf), "no %s Summary from boot %s in this run to compare with",
+			 suite, off_boot);
+		add_note(v, buf);
 		return;
 	}
 	/* The off boot's Summary, wherever it stands in its note. */

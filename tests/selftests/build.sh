@@ -3,6 +3,7 @@
 # for the peer suites test_verifier and test_progs:
 #   tests/selftests/build.sh TREE BUILD OUT
 # OUT/test_verifier   static, libbpf from TREE
+# OUT/test_verifier.cases  its cases, "INDEX<TAB>NAME" (tv_cases.c)
 # OUT/bpf_testmod.ko  built out of tree against BUILD (test_verifier and
 #                     test_progs load it from their working directory)
 # OUT/test_progs      static, default flavour (-mcpu=v3), only the tests of
@@ -103,8 +104,8 @@ ulibs=("$libbpf_a" -l:libelf.a -l:libz.a -lrt -lpthread)
 t=$(now)
 if [ "$(key test_verifier "$st"/test_verifier.c "$st"/verifier/*.c "$st"/*.h \
 	"$st"/testing_helpers.c "$st"/cap_helpers.c "$st"/unpriv_helpers.c \
-	"$tree/kernel/bpf/disasm.c" "$build/include/generated/autoconf.h" "$libbpf_a")" = stale ] ||
-	[ ! -x "$out/test_verifier" ]; then
+	"$tree/kernel/bpf/disasm.c" "$build/include/generated/autoconf.h" "$libbpf_a" \
+	"$here/tv_cases.c")" = stale ] || [ ! -x "$out/test_verifier" ] || [ ! -f "$out/test_verifier.cases" ]; then
 	echo "selftests: test_verifier"
 	mkdir -p "$work/verifier"
 	{
@@ -117,6 +118,13 @@ if [ "$(key test_verifier "$st"/test_verifier.c "$st"/verifier/*.c "$st"/*.h \
 		"$st/test_verifier.c" "$st/testing_helpers.c" "$st/cap_helpers.c" \
 		"$st/unpriv_helpers.c" "$st/disasm.c" "${ulibs[@]}"
 	strip "$out/test_verifier.tmp"
+	# Its case list (index, name), from the same sources (tv_cases.c): the
+	# harden run of tests/test_verifier.sh finds the cases it leaves out here.
+	run "$work/tv_cases.log" gcc "${uflags[@]}" -o "$work/tv_cases" "$here/tv_cases.c" \
+		"$st/testing_helpers.c" "$st/cap_helpers.c" "$st/unpriv_helpers.c" "$st/disasm.c" \
+		"${ulibs[@]}"
+	"$work/tv_cases" >"$out/test_verifier.cases.tmp" || die "$work/tv_cases failed"
+	mv -f "$out/test_verifier.cases.tmp" "$out/test_verifier.cases"
 	mv -f "$out/test_verifier.tmp" "$out/test_verifier"
 	done_key test_verifier
 	echo "selftests: test_verifier built in $(took "$t")"
@@ -126,8 +134,9 @@ fi
 # Makefile does (CLANG_BPF_BUILD_RULE, the three "gen object" links, "gen
 # skeleton", -L for light skeletons), then the runner and the tests.
 tests=$(sed 's/#.*//; /^ *-/d' "$here/test_progs.list" | xargs)
-# "-name # why": a test or subtest (test/subtest) not to run (test_progs -d).
-sed -n 's/#.*//; s/^ *-\([^ ]*\).*/\1/p' "$here/test_progs.list" | paste -sd, >"$out/test_progs.deny.tmp"
+# "-name # why": a test or subtest (test/subtest, may have spaces) not to run
+# (test_progs -d).
+sed -n 's/#.*//; s/^ *-\(.*[^ ]\) *$/\1/p' "$here/test_progs.list" | paste -sd, >"$out/test_progs.deny.tmp"
 mv -f "$out/test_progs.deny.tmp" "$out/test_progs.deny"
 srcs=()
 for t in $tests; do
@@ -167,6 +176,11 @@ if [ "$(key test_progs "$here/test_progs.list" "${srcs[@]}" "$st"/*.[ch] "$st"/p
 		sort -u >"$pw/lskel.list"
 	grep -ho '"[./]*[A-Za-z0-9_]*\.bpf\.o"' "${srcs[@]}" | tr -d '"' | sed 's|^\./||; s/\.bpf\.o$//' |
 		sort -u >"$pw/obj.list"
+	# ... and the BTF the programs' tests load by name (test_loader, e.g.
+	# verifier_bitfield_write: __btf_path("btf__core_reloc_bitfields.bpf.o")).
+	while read -r p; do cat "$st/progs/$p.c"; done <"$pw/skel.list" |
+		sed -n 's/.*__btf_path("\([A-Za-z0-9_]*\)\.bpf\.o").*/\1/p' >>"$pw/obj.list"
+	sort -u -o "$pw/obj.list" "$pw/obj.list"
 	sort -u "$pw"/*.list >"$pw/all.list"
 	while read -r p; do
 		[ -f "$st/progs/$p.c" ] || die "no $st/progs/$p.c for $p (a linked skeleton? not supported here)"

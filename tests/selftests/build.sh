@@ -77,9 +77,12 @@ fi
 libbpf_a=$work/root/lib64/libbpf.a
 [ -f "$libbpf_a" ] || libbpf_a=$(find "$work/root" -name libbpf.a | head -1)
 
-# bpf_testmod.ko (a copy of its sources: kbuild writes next to them)
+# bpf_testmod.ko (a copy of its sources: kbuild writes next to them). Its
+# BTF is split BTF on top of the kernel's: a kernel rebuilt from other
+# sources (the build's stamp) needs it rebuilt, or it fails to load.
 t=$(now)
-if [ "$(key testmod "$st"/bpf_testmod/* "$build/Module.symvers" "$build/.config")" = stale ] ||
+if [ "$(key testmod "$st"/bpf_testmod/* "$build/Module.symvers" "$build/.config" \
+	"$build/.bjk-built")" = stale ] ||
 	[ ! -f "$out/bpf_testmod.ko" ]; then
 	echo "selftests: bpf_testmod.ko against $build"
 	rm -rf "$work/bpf_testmod"

@@ -1319,6 +1319,20 @@ static const struct ccase ccases[] = {
 	{ "path.global_subprog_stack", "path_global_stack", false, 5, NOEX, 0 },
 	/* ifindex of lo is 1; gso_segs 0 */
 	{ "path.ctx_rewrite", "ctx_rewrite", true, 16, NOEX, 0 },
+	/* the prologue's skb->cloned load is checked though insn 0 is not */
+	{ "path.prologue_before_stack_insn", "prologue_r10", true, 0, NOEX, 0 },
+	/* values proved 8-aligned: Read 8 at +0 stays clear of the next granule */
+	{ "align.array_value", "align_array", false, 0, NOEX, 0 },
+	{ "align.percpu_array_value", "align_percpu_array", false, 0, NOEX, 0 },
+	{ "align.hash_value", "align_hash", false, 0, NOEX, 0 },
+	{ "align.percpu_hash_value", "align_percpu_hash", false, 0, NOEX, 0 },
+	{ "align.lru_hash_value", "align_lru_hash", false, 0, NOEX, 0 },
+	{ "align.lru_percpu_hash_value", "align_lru_percpu_hash", false, 0, NOEX, 0 },
+	{ "align.ringbuf_record", "align_ringbuf", false, 0, NOEX, 0 },
+	/* values at node + 44 and + 45: Read 8 at +0 runs into the next granule */
+	{ "align.lpm_ipv4_value", "kind_lpm4", true, 0, NOEX, 1, { REP(POISON_BUG, 0, 8, -4, 0) } },
+	{ "align.lpm_odd_key_value", "kind_lpm5", true, 0, NOEX, 1,
+	  { REP(POISON_BUG, 0, 8, -3, 0) } },
 	/* 4 PROBE_MEM loads (u64, u32, u16, u8) dumped as LDX MEM; 3 PROBE_MEMSX */
 	{ "probe.poisoned_btf_obj", "probe_poisoned", false, 0,
 	  { .n = { { 1, 1, 1, 1 } }, .probes = 7 }, 0, {}, 7,
@@ -1358,6 +1372,43 @@ static void case_c(const struct ccase *c)
 			if (vals[k] != c->outv[k])
 				fail(&t, "out[%d] = %#llx, want %#llx", k,
 				     (unsigned long long)vals[k], (unsigned long long)c->outv[k]);
+	tcase_end(&t);
+	bpf_object__close(o);
+	return;
+out:
+	tcase_end(&t);
+}
+
+/*
+ * A devmap value (at +52 of its object) with lo at key 0, put there first:
+ * Read 8 at value + 0 runs into the poisoned granule after its first.
+ */
+static void case_devmap(void)
+{
+	const char *progs[] = { "kind_devmap", NULL };
+	struct bpf_devmap_val val = { .ifindex = 1 };
+	struct bpf_object *o;
+	struct tcase t;
+	uint32_t ret, k = 0;
+	int fd;
+
+	if (!tcase_begin(&t, "align.devmap_value"))
+		return;
+	o = obj_load(&t, progs);
+	if (!o)
+		goto out;
+	fd = prog_fd(o, "kind_devmap");
+	if (bpf_map_update_elem(bpf_map__fd(bpf_object__find_map_by_name(o, "devmap")), &k, &val,
+				BPF_ANY)) {
+		fail(&t, "devmap update: %s", strerror(errno));
+		goto close;
+	}
+	audit(&t, fd, NULL);
+	expect(&t, 0, 0, POISON_BUG, false, 8, -4);
+	arm(&t);
+	if (!test_run(&t, fd, NULL, 0, pkt, sizeof(pkt), &ret) && ret != 0)
+		fail(&t, "result %d, want 0", (int)ret);
+close:
 	tcase_end(&t);
 	bpf_object__close(o);
 	return;
@@ -1510,6 +1561,7 @@ static void run_all(void)
 	case_merge(true);
 	case_merge(false);
 	case_rnd_hi32();
+	case_devmap();
 	case_tail_call();
 	case_trace_poisoned();
 	case_trace_null();
@@ -1519,7 +1571,7 @@ static void run_all(void)
 /* The cases run_all() runs: keep in step with it. */
 static int count_cases(void)
 {
-	return 3 * NMATRIX + 6 + NCCASES + 7;
+	return 3 * NMATRIX + 6 + NCCASES + 8;
 }
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)

@@ -75,6 +75,49 @@ struct {
 	__type(value, u32);
 } jmp SEC(".maps");
 
+/*
+ * Map values that do not start 8-byte aligned. An LPM trie value follows
+ * the node's key: node + offsetof(struct lpm_trie_node, data) (40) +
+ * key_size - 4, so node + 44 for IPv4 keys (key_size 8) and node + 45 for
+ * a 9-byte key; the node is kmalloc'ed at its exact size.
+ */
+struct lpm_key4 {
+	u32 prefixlen;
+	u32 addr;
+};
+
+struct lpm_key5 {
+	u32 prefixlen;
+	u8 addr[5];
+} __attribute__((packed));
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(max_entries, 4);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct lpm_key4);
+	__type(value, u8[12]);
+} lpm4 SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(max_entries, 4);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct lpm_key5);
+	__type(value, u8[12]);
+} lpm5 SEC(".maps");
+
+/*
+ * A devmap value is &obj->val, at +52 of struct bpf_dtab_netdev (dev,
+ * index_hlist, xdp_prog, rcu, idx before it). The runner puts lo at key 0.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_DEVMAP);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct bpf_devmap_val);
+} devmap SEC(".maps");
+
 /* What programs hand back to the runner. */
 u64 out[8];
 
@@ -284,6 +327,146 @@ int tail_caller(struct __sk_buff *skb)
 {
 	bpf_tail_call(skb, &jmp, 0);
 	return 1;
+}
+
+/*
+ * The values the verifier proves 8-byte aligned (its granule proof) are:
+ * each program fails if its value does not start on a granule (bjk_poison
+ * takes granules only), and an 8-byte load at value + 0 stays in the first
+ * granule, clear of the poisoned second: no report in any mode. Were the
+ * value unaligned, the load would run into the poison, and an inline check
+ * relying on the proof would miss what outline reports.
+ */
+#define ALIGNED_VALUE(name, maptype)					\
+struct {								\
+	__uint(type, maptype);						\
+	__uint(max_entries, 1);						\
+	__type(key, u32);						\
+	__type(value, u8[16]);						\
+} am_##name SEC(".maps");						\
+									\
+SEC("syscall")								\
+int align_##name(void *ctx)						\
+{									\
+	u8 init[16] = {};						\
+	u32 k = 0;							\
+	u8 *v;								\
+									\
+	bpf_map_update_elem(&am_##name, &k, init, BPF_ANY);		\
+	v = bpf_map_lookup_elem(&am_##name, &k);			\
+	if (!v)								\
+		return -1;						\
+	if (bjk_poison(v + 8, 8))					\
+		return -3;						\
+	out[0] = V(u64, v, 0);						\
+	bjk_unpoison(v + 8, 8);						\
+	return 0;							\
+}
+
+ALIGNED_VALUE(array, BPF_MAP_TYPE_ARRAY)
+ALIGNED_VALUE(percpu_array, BPF_MAP_TYPE_PERCPU_ARRAY)
+ALIGNED_VALUE(hash, BPF_MAP_TYPE_HASH)
+ALIGNED_VALUE(percpu_hash, BPF_MAP_TYPE_PERCPU_HASH)
+ALIGNED_VALUE(lru_hash, BPF_MAP_TYPE_LRU_HASH)
+ALIGNED_VALUE(lru_percpu_hash, BPF_MAP_TYPE_LRU_PERCPU_HASH)
+
+SEC("syscall")
+int align_ringbuf(void *ctx)
+{
+	u8 *r = bpf_ringbuf_reserve(&rb, 16, 0);
+
+	if (!r)
+		return -1;
+	if (bjk_poison(r + 8, 8)) {
+		bpf_ringbuf_discard(r, 0);
+		return -3;
+	}
+	out[0] = V(u64, r, 0);
+	bjk_unpoison(r + 8, 8);
+	bpf_ringbuf_discard(r, 0);
+	return 0;
+}
+
+/*
+ * An 8-byte load at value + 0 of a value that is not 8-byte aligned, in
+ * bounds, whose second granule is poisoned: the load runs into it. A check
+ * that took the value for 8-byte aligned (one granule) would miss it. tc
+ * programs: sleepable (syscall) ones may not use these map types.
+ */
+SEC("tc")
+int kind_lpm4(struct __sk_buff *skb)
+{
+	struct lpm_key4 k = { .prefixlen = 32, .addr = 0x0100007f };
+	u8 init[12] = {};
+	u8 *v;
+
+	if (bpf_map_update_elem(&lpm4, &k, init, BPF_ANY))
+		return -2;
+	v = bpf_map_lookup_elem(&lpm4, &k);
+	if (!v)
+		return -1;
+	bjk_poison(v + 4, 8);			/* node + 48: the next granule */
+	out[0] = V(u64, v, 0);			/* Read 8 at value + 0 */
+	bjk_unpoison(v + 4, 8);
+	return 0;
+}
+
+SEC("tc")
+int kind_lpm5(struct __sk_buff *skb)
+{
+	struct lpm_key5 k = { .prefixlen = 40, .addr = { 1, 2, 3, 4, 5 } };
+	u8 init[12] = {};
+	u8 *v;
+
+	if (bpf_map_update_elem(&lpm5, &k, init, BPF_ANY))
+		return -2;
+	v = bpf_map_lookup_elem(&lpm5, &k);
+	if (!v)
+		return -1;
+	bjk_poison(v + 3, 8);			/* node + 48: the next granule */
+	out[0] = V(u64, v, 0);			/* Read 8 at value + 0 */
+	bjk_unpoison(v + 3, 8);
+	return 0;
+}
+
+SEC("tc")
+int kind_devmap(struct __sk_buff *skb)
+{
+	u32 k = 0;
+	u8 *v = bpf_map_lookup_elem(&devmap, &k);
+
+	if (!v)
+		return -1;
+	bjk_poison(v + 4, 8);			/* obj + 56: the next granule */
+	out[0] = V(u64, v, 0);			/* Read 8 at value + 0 */
+	bjk_unpoison(v + 4, 8);
+	return 0;
+}
+
+/*
+ * tc's gen_prologue (bpf_unclone_prologue(): a byte load of skb->cloned,
+ * bpf_skb_pull_data() if set) is patched in before insn 0 of a program
+ * with direct packet writes. Here insn 0 is a stack store, which the
+ * verifier proves stack-only: the prologue's load must still be checked
+ * (the audit counts it).
+ */
+SEC("tc")
+__attribute__((naked)) int prologue_r10(void)
+{
+	asm volatile(
+	"*(u32 *)(r10 - 4) = 0;"
+	"r2 = *(u32 *)(r1 + %[data]);"
+	"r3 = *(u32 *)(r1 + %[data_end]);"
+	"r4 = r2;"
+	"r4 += 1;"
+	"if r4 > r3 goto 1f;"
+	"*(u8 *)(r2 + 0) = 0x42;"
+	"1: r0 = 0;"
+	"exit;"
+	:
+	: [data]"i"(__builtin_offsetof(struct __sk_buff, data)),
+	  [data_end]"i"(__builtin_offsetof(struct __sk_buff, data_end))
+	: "memory");
 }
 
 /* A context access the verifier turns into several loads. */

@@ -38,12 +38,12 @@ static const char *const modes[NMODES] = { "off", "outline", "inline" };
 
 static const char *const progs[] = {
 	"parse", "counters_update", "array_loop", "struct_walk", "ringbuf", "helpers_alu",
-	"micro", "micro0",
+	"trace_args", "micro", "micro0",
 };
 #define NPROGS		(int)(sizeof(progs) / sizeof(progs[0]))
-#define NREAL		6	/* the first six are the suite; micro* are the microbenchmark */
-#define MICRO		6
-#define MICRO0		7
+#define NREAL		7	/* the first seven are the suite; micro* are the microbenchmark */
+#define MICRO		7
+#define MICRO0		8
 
 struct fig {
 	int have;

@@ -40,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <linux/bpf.h>
@@ -84,7 +85,7 @@ static void out(const char *fmt, ...)
 
 /* ---- the programs ------------------------------------------------------- */
 
-enum ptype { XDP, TC };
+enum ptype { XDP, TC, RAWTP, NPTYPES };
 
 static struct bench {
 	const char *name;
@@ -104,6 +105,7 @@ static struct bench {
 	{ "struct_walk", XDP, 2 },
 	{ "ringbuf", XDP, 2 },
 	{ "helpers_alu", TC, 0 /* TC_ACT_OK */ },
+	{ "trace_args", RAWTP, 0 },
 	{ "micro", XDP, 2 },
 	{ "micro0", XDP, 2 },
 };
@@ -309,7 +311,35 @@ static void drain(void)
 		out("# warning: ring_buffer__consume failed");
 }
 
-static int run(int fd, int repeat, uint32_t *duration, uint32_t *retval)
+/* A raw_tp program's six arguments (bench.bpf.c's trace_args reads them). */
+static uint64_t trace_ctx[6] = { 1, 2, 3, 4, 5, 6 };
+
+/*
+ * BPF_PROG_TEST_RUN of a raw_tp program has neither repeat nor duration:
+ * @repeat runs, timed with CLOCK_MONOTONIC (guest instructions under
+ * -icount like test_run's own figure; it includes the syscalls, which the
+ * program's own loop of TRACE_LOOPS makes small).
+ */
+static int run_raw_tp(int fd, int repeat, uint32_t *duration, uint32_t *retval)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, o,
+		.ctx_in = trace_ctx, .ctx_size_in = sizeof(trace_ctx));
+	struct timespec a, b;
+	int i;
+
+	drain();
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (i = 0; i < repeat; i++)
+		if (bpf_prog_test_run_opts(fd, &o))
+			return -errno;
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	drain();
+	*duration = ((b.tv_sec - a.tv_sec) * 1000000000LL + b.tv_nsec - a.tv_nsec) / repeat;
+	*retval = o.retval;
+	return 0;
+}
+
+static int run(int fd, enum ptype type, int repeat, uint32_t *duration, uint32_t *retval)
 {
 	uint8_t dout[256];
 	LIBBPF_OPTS(bpf_test_run_opts, o,
@@ -318,6 +348,8 @@ static int run(int fd, int repeat, uint32_t *duration, uint32_t *retval)
 		.repeat = repeat);
 	int err;
 
+	if (type == RAWTP)
+		return run_raw_tp(fd, repeat, duration, retval);
 	drain();
 	err = bpf_prog_test_run_opts(fd, &o);
 	drain();
@@ -357,7 +389,7 @@ static void timed(struct bench *b, int fd, int repeat, int passes)
 	int p, err;
 
 	/* Untimed runs first: caches, lazy allocations; and an estimate. */
-	if ((err = run(fd, 10, &dur, &ret))) {
+	if ((err = run(fd, b->type, 10, &dur, &ret))) {
 		bfail(b, "BPF_PROG_TEST_RUN: %s", strerror(-err));
 		return;
 	}
@@ -371,7 +403,7 @@ static void timed(struct bench *b, int fd, int repeat, int passes)
 	b->repeat = r;
 	b->passes = n;
 	for (p = 0; p < n; p++) {
-		if ((err = run(fd, r, &dur, &ret))) {
+		if ((err = run(fd, b->type, r, &dur, &ret))) {
 			bfail(b, "BPF_PROG_TEST_RUN (repeat %ld): %s", r, strerror(-err));
 			return;
 		}
@@ -422,7 +454,7 @@ static int bp_open(unsigned long addr)
 static bool bp_failed;
 
 /* Executions of the check entry points per run of @fd over @count runs. */
-static int count_pass(int fd, int count, double *outline, double *slow)
+static int count_pass(int fd, enum ptype type, int count, double *outline, double *slow)
 {
 	uint64_t total[2] = {};
 	int first, i, n, fds[4];
@@ -444,7 +476,7 @@ static int count_pass(int fd, int count, double *outline, double *slow)
 					close(fds[i]);
 			return -1;
 		}
-		if (run(fd, count, &dur, &ret))
+		if (run(fd, type, count, &dur, &ret))
 			return -1;
 		for (i = 0; i < n; i++) {
 			uint64_t v = 0;
@@ -496,8 +528,8 @@ static const char *boot_mode(void)
 int main(int argc, char **argv)
 {
 	int repeat = 1000, passes = 3, count = 20, opt, i, nfail = 0;
-	int fd_empty[2] = { -1, -1 };
-	double noise[2][2] = {};
+	int fd_empty[NPTYPES] = { -1, -1, -1 };
+	double noise[NPTYPES][2] = {};
 	const char *obj_path = NULL, *mode;
 	struct bpf_object *o;
 	bool counting;
@@ -543,6 +575,7 @@ int main(int argc, char **argv)
 		out("# warning: ring_buffer__new failed; the ring buffer is not drained");
 	fd_empty[XDP] = bpf_program__fd(bpf_object__find_program_by_name(o, "xdp_empty"));
 	fd_empty[TC] = bpf_program__fd(bpf_object__find_program_by_name(o, "tc_empty"));
+	fd_empty[RAWTP] = bpf_program__fd(bpf_object__find_program_by_name(o, "raw_tp_empty"));
 	out("# mode %s, repeat %d, passes %d, count %d", mode, repeat, passes, count);
 
 	/* Timed passes first, with no breakpoint armed anywhere. */
@@ -560,8 +593,8 @@ int main(int argc, char **argv)
 
 	/* Then the counting pass: the empty programs give test_run's own share. */
 	counting = true;
-	for (i = 0; counting && i < 2; i++)
-		if (count_pass(fd_empty[i], count, &noise[i][0], &noise[i][1]))
+	for (i = 0; counting && i < NPTYPES; i++)
+		if (count_pass(fd_empty[i], i, count, &noise[i][0], &noise[i][1]))
 			counting = false;
 	for (i = 0; i < NBENCH; i++) {
 		struct bench *b = &benches[i];
@@ -574,7 +607,7 @@ int main(int argc, char **argv)
 			bfail(b, "executed checks not counted (no breakpoints)");
 			continue;
 		}
-		if (count_pass(bpf_program__fd(p), count, &ho, &hs)) {
+		if (count_pass(bpf_program__fd(p), b->type, count, &ho, &hs)) {
 			bfail(b, "counting pass failed");
 			continue;
 		}

@@ -494,6 +494,48 @@ int micro0(struct xdp_md *ctx)
 	return r == 0 ? XDP_PASS : XDP_DROP;
 }
 
+/* ---- trace_args: a tracing program --------------------------------------- */
+
+/*
+ * The fields read of the current task, relocated by libbpf against the
+ * kernel's BTF (CO-RE), so no vmlinux.h is needed.
+ */
+struct task_struct {
+	int pid;
+	int tgid;
+	int prio;
+	unsigned int flags;
+} __attribute__((preserve_access_index));
+
+#define TRACE_LOOPS	256
+
+__u64 trace_sum;
+
+/*
+ * What a tracing program reads: every argument of its raw_tp context (six
+ * u64 on the caller's stack, or test_run's copy), and fields of a trusted
+ * kernel pointer (the current task): plain loads, which the JIT checks, not
+ * the PROBE_MEM loads of untrusted pointers. BPF_PROG_TEST_RUN of raw_tp
+ * has no repeat, so one run loops TRACE_LOOPS times. Input: six arguments.
+ */
+SEC("raw_tp")
+int trace_args(__u64 *ctx)
+{
+	volatile __u64 *a = ctx;
+	struct task_struct *t = bpf_get_current_task_btf();
+	__u64 s = 0;
+	int i;
+
+#pragma clang loop unroll(disable)
+	for (i = 0; i < TRACE_LOOPS; i++) {
+		s += a[0] ^ a[1] ^ a[2] ^ a[3] ^ a[4] ^ a[5];
+		s += *(volatile int *)&t->pid + *(volatile int *)&t->tgid;
+		s += *(volatile int *)&t->prio + *(volatile unsigned int *)&t->flags;
+	}
+	trace_sum = s;
+	return 0;
+}
+
 /* ---- baselines for the check count: the same program types, no work ---- */
 
 SEC("xdp")
@@ -504,6 +546,12 @@ int xdp_empty(struct xdp_md *ctx)
 
 SEC("tc")
 int tc_empty(struct __sk_buff *skb)
+{
+	return 0;
+}
+
+SEC("raw_tp")
+int raw_tp_empty(__u64 *ctx)
 {
 	return 0;
 }

@@ -393,41 +393,30 @@ int align_ringbuf(void *ctx)
  * that took the value for 8-byte aligned (one granule) would miss it. tc
  * programs: sleepable (syscall) ones may not use these map types.
  */
-SEC("tc")
-int kind_lpm4(struct __sk_buff *skb)
-{
-	struct lpm_key4 k = { .prefixlen = 32, .addr = 0x0100007f };
-	u8 init[12] = {};
-	u8 *v;
-
-	if (bpf_map_update_elem(&lpm4, &k, init, BPF_ANY))
-		return -2;
-	v = bpf_map_lookup_elem(&lpm4, &k);
-	if (!v)
-		return -1;
-	bjk_poison(v + 4, 8);			/* node + 48: the next granule */
-	out[0] = V(u64, v, 0);			/* Read 8 at value + 0 */
-	bjk_unpoison(v + 4, 8);
-	return 0;
+/* @lead: bytes of the value before its second granule (8 - value % 8) */
+#define LPM_VALUE(name, map, key, lead)					\
+SEC("tc")								\
+int name(struct __sk_buff *skb)						\
+{									\
+	u8 init[12] = {};						\
+	u8 *v;								\
+									\
+	if (bpf_map_update_elem(&map, &key, init, BPF_ANY))		\
+		return -2;						\
+	v = bpf_map_lookup_elem(&map, &key);				\
+	if (!v)								\
+		return -1;						\
+	bjk_poison(v + (lead), 8);	/* node + 48: the next granule */ \
+	out[0] = V(u64, v, 0);		/* Read 8 at value + 0 */	\
+	bjk_unpoison(v + (lead), 8);					\
+	return 0;							\
 }
 
-SEC("tc")
-int kind_lpm5(struct __sk_buff *skb)
-{
-	struct lpm_key5 k = { .prefixlen = 40, .addr = { 1, 2, 3, 4, 5 } };
-	u8 init[12] = {};
-	u8 *v;
+static struct lpm_key4 lpm_k4 = { .prefixlen = 32, .addr = 0x0100007f };
+static struct lpm_key5 lpm_k5 = { .prefixlen = 40, .addr = { 1, 2, 3, 4, 5 } };
 
-	if (bpf_map_update_elem(&lpm5, &k, init, BPF_ANY))
-		return -2;
-	v = bpf_map_lookup_elem(&lpm5, &k);
-	if (!v)
-		return -1;
-	bjk_poison(v + 3, 8);			/* node + 48: the next granule */
-	out[0] = V(u64, v, 0);			/* Read 8 at value + 0 */
-	bjk_unpoison(v + 3, 8);
-	return 0;
-}
+LPM_VALUE(kind_lpm4, lpm4, lpm_k4, 4)	/* Read 8 at value + 0, node + 44 */
+LPM_VALUE(kind_lpm5, lpm5, lpm_k5, 3)	/* Read 8 at value + 0, node + 45 */
 
 SEC("tc")
 int kind_devmap(struct __sk_buff *skb)

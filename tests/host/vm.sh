@@ -37,7 +37,7 @@ vmrun() {
 }
 
 echo "KTAP version 1"
-echo "1..3"
+echo "1..4"
 
 # The command's status comes back: 3 stays 3.
 vmrun exit_status -- sh -c 'echo "in the guest: $(uname -r)"; exit 3'
@@ -60,6 +60,15 @@ else
 	ktap not-ok demo_decoded "status $rc (want 1 and the report decoded to demo.bpf.c:$line); see $out"
 fi
 
+# What the command itself prints is not the kernel's: a splat's words in it
+# count for nothing.
+vmrun own_output -- sh -c 'echo "BUG: KASAN: not a report"; echo "WARNING: not a splat"'
+if [ "$rc" = 0 ] && grep -q '0 KASAN report(s) (expected 0); 0 other splat(s)' "$run/vm.own_output.out"; then
+	ktap ok own_output "splat words printed by the command: status 0"
+else
+	ktap not-ok own_output "status $rc, want 0 (the command's output is not the kernel's); see $run/vm.own_output.out"
+fi
+
 # A command the guest cannot find: 127 and a message that says so.
 vmrun not_found -- bjk-no-such-command
 if [ "$rc" = 127 ] && grep -q 'command not found in the guest: bjk-no-such-command' "$run/vm.not_found.out"; then
@@ -69,5 +78,5 @@ else
 fi
 
 secs=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
-printf 'vm\tvm\t%d\t%d\t0\t%s\t%s\n' "$pass" "$fail" "$secs" "tools/vm, 3 boots" >>"$run/results.tsv"
+printf 'vm\tvm\t%d\t%d\t0\t%s\t%s\n' "$pass" "$fail" "$secs" "tools/vm, 4 boots" >>"$run/results.tsv"
 [ "$fail" -eq 0 ]

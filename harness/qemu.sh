@@ -48,6 +48,8 @@ tail_console() {
 
 note "boot $name: $accel, cmdline: $append"
 note "boot $name: console log: $log"
+# The whole command, to rerun a boot by hand.
+note "boot $name: $(printf '%q ' "${qemu[@]}")"
 
 if [ "${BJK_SHELL:-0}" = 1 ]; then
 	# Interactive: the console is the terminal, no timeouts.

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bjk-bench-report: the benchmark's figures from the consoles of its three
- * boots (off, outline, inline), on the host.
+ * bjk-bench-report: the benchmark's figures from the consoles of its four
+ * boots (off, outline, inline with merging off: "unmerged", inline), on the
+ * host.
  *
- *   bjk-bench-report [-q] [-o OUTDIR] [-C PREVIOUS.csv] OFF.log OUTLINE.log INLINE.log
+ *   bjk-bench-report [-q] [-o OUTDIR] [-C PREVIOUS.csv] OFF.log OUTLINE.log
+ *                    UNMERGED.log INLINE.log
  *
  * Reads the BJK-BENCH lines bench/runner.c printed and derives, per
  * program and mode: instructions per run, ratio to off, checked accesses
  * per run (measured in the outline boot, where each executed check is one
- * call into the KASAN runtime), added instructions per checked access
- * ((mode - off) / checks), JIT image bytes and bytes per check ((mode -
- * off bytes) / checks in the image); the suite's geometric mean of the
+ * call into the KASAN runtime), checks executed per run (inline modes:
+ * breakpoints on the checks themselves; a merged check covers several
+ * accesses), added instructions per checked access ((mode - off) /
+ * accesses), JIT image bytes and bytes per check ((mode - off bytes) /
+ * checks in the image); the suite's geometric mean of the
  * ratio over the realistic programs; and the microbenchmark's added
  * instructions per aligned 8-byte load,
  *   ((micro - micro0) in mode - (micro - micro0) in off) / 64,
@@ -33,8 +37,8 @@
 
 #define N_MICRO		64	/* loads in bench.bpf.c's micro */
 
-enum { OFF, OUTLINE, INLINE, NMODES };
-static const char *const modes[NMODES] = { "off", "outline", "inline" };
+enum { OFF, OUTLINE, UNMERGED, INLINE, NMODES };
+static const char *const modes[NMODES] = { "off", "outline", "unmerged", "inline" };
 
 static const char *const progs[] = {
 	"parse", "counters_update", "array_loop", "struct_walk", "ringbuf", "helpers_alu",
@@ -47,7 +51,7 @@ static const char *const progs[] = {
 
 struct fig {
 	int have;
-	double insns, insns_min, insns_max, outline_run, slow_run, noise_run;
+	double insns, insns_min, insns_max, outline_run, slow_run, noise_run, checks_run;
 	long repeat, passes, req_repeat, req_passes, bytes, funcs, static_checks;
 };
 
@@ -120,6 +124,7 @@ static void read_log(const char *path, int mode)
 		g->outline_run = field(p, "outline_run", &ok);
 		g->slow_run = field(p, "slow_run", &ok);
 		g->noise_run = field(p, "noise_run", &ok);
+		g->checks_run = field(p, "checks_run", &ok);
 		g->repeat = field(p, "repeat", &ok);
 		g->passes = field(p, "passes", &ok);
 		g->req_repeat = field(p, "req_repeat", &ok);
@@ -144,6 +149,12 @@ static void read_log(const char *path, int mode)
 static double checks_run(int p)
 {
 	return fig[p][OUTLINE].outline_run;
+}
+
+/* Checks executed per run in mode @m: one per access but inline merged. */
+static double executed_run(int p, int m)
+{
+	return fig[p][m].checks_run;
 }
 
 static double ratio(int p, int m)
@@ -209,9 +220,21 @@ static void check(void)
 			err("%s: no checks in the outline or inline image%s", progs[p], "");
 		if (fig[p][OFF].static_checks)
 			err("%s: checks in the off image%s", progs[p], "");
-		if (fig[p][OUTLINE].static_checks != fig[p][INLINE].static_checks)
-			err("%s: outline and inline images have different check counts%s",
+		if (fig[p][OUTLINE].static_checks != fig[p][UNMERGED].static_checks)
+			err("%s: outline and unmerged inline images have different check counts%s",
 			    progs[p], "");
+		if (fig[p][INLINE].static_checks > fig[p][UNMERGED].static_checks)
+			err("%s: more checks merged than unmerged%s", progs[p], "");
+		if (fabs(executed_run(p, OUTLINE) - checks_run(p)) > 0.05 ||
+		    fabs(executed_run(p, UNMERGED) - checks_run(p)) > 0.05)
+			err("%s: unmerged inline checks executed per run differ from the "
+			    "accesses%s", progs[p], "");
+		if (executed_run(p, INLINE) > executed_run(p, UNMERGED) + 0.05)
+			err("%s: more merged checks executed than unmerged%s", progs[p], "");
+		for (m = UNMERGED; m < NMODES; m++)
+			if (fig[p][m].slow_run > 0.05)
+				err("%s (%s): the slow path ran, where nothing is poisoned",
+				    progs[p], modes[m]);
 		for (m = OUTLINE; m < NMODES; m++)
 			if (!isfinite(ratio(p, m)) || !isfinite(added_per_check(p, m)) ||
 			    !isfinite(bytes_per_check(p, m)))
@@ -235,42 +258,60 @@ static void table(FILE *o)
 {
 	int p, m;
 
-	fprintf(o, "%-16s %9s %9s %6s %9s %6s %7s %7s %7s %6s %6s %6s %6s %6s %6s\n", "program",
-		"off", "outline", "x", "inline", "x", "checks", "+/chk", "+/chk", "B off",
-		"B out", "B inl", "chk", "B/chk", "B/chk");
-	fprintf(o, "%-16s %9s %9s %6s %9s %6s %7s %7s %7s %6s %6s %6s %6s %6s %6s\n", "",
-		"insns", "insns", "", "insns", "", "/run", "outl", "inl", "", "", "", "image",
-		"outl", "inl");
+	fprintf(o, "%-16s %8s %8s %6s %8s %6s %8s %6s %7s %7s %7s %6s %6s %6s\n", "program",
+		"off", "outline", "x", "unmerged", "x", "inline", "x", "access", "checks",
+		"checks", "+/acc", "+/acc", "+/acc");
+	fprintf(o, "%-16s %8s %8s %6s %8s %6s %8s %6s %7s %7s %7s %6s %6s %6s\n", "", "insns",
+		"insns", "", "insns", "", "insns", "", "/run", "unm/run", "inl/run", "outl",
+		"unm", "inl");
 	for (p = 0; p < NPROGS; p++) {
-		fprintf(o, "%-16s %9.0f %9.0f %6.3f %9.0f %6.3f %7.1f", progs[p],
-			fig[p][OFF].insns, fig[p][OUTLINE].insns, ratio(p, OUTLINE),
-			fig[p][INLINE].insns, ratio(p, INLINE), checks_run(p));
+		fprintf(o, "%-16s %8.0f", progs[p], fig[p][OFF].insns);
 		for (m = OUTLINE; m < NMODES; m++)
-			fprintf(o, " %7.2f", added_per_check(p, m));
-		for (m = 0; m < NMODES; m++)
-			fprintf(o, " %6ld", fig[p][m].bytes);
-		fprintf(o, " %6ld", fig[p][INLINE].static_checks);
+			fprintf(o, " %8.0f %6.3f", fig[p][m].insns, ratio(p, m));
+		fprintf(o, " %7.1f %7.1f %7.1f", checks_run(p), executed_run(p, UNMERGED),
+			executed_run(p, INLINE));
 		for (m = OUTLINE; m < NMODES; m++)
-			fprintf(o, " %6.1f", bytes_per_check(p, m));
+			fprintf(o, " %6.2f", added_per_check(p, m));
 		fprintf(o, "\n");
 	}
-	fprintf(o, "(x: ratio to off; checks/run: executed checks per run, counted in the outline "
-		"boot; +/chk: (mode - off) instructions / checks/run;\n B: JIT image bytes, all "
-		"subprograms; chk image: checks in the image; B/chk: (mode - off) bytes / chk image)\n");
+	fprintf(o, "\n%-16s %6s %6s %6s %6s %7s %7s %7s %7s %7s\n", "program", "B off", "B out",
+		"B unm", "B inl", "chk", "chk", "B/chk", "B/chk", "B/chk");
+	fprintf(o, "%-16s %6s %6s %6s %6s %7s %7s %7s %7s %7s\n", "", "", "", "", "", "unm img",
+		"inl img", "outl", "unm", "inl");
+	for (p = 0; p < NPROGS; p++) {
+		fprintf(o, "%-16s", progs[p]);
+		for (m = 0; m < NMODES; m++)
+			fprintf(o, " %6ld", fig[p][m].bytes);
+		fprintf(o, " %7ld %7ld", fig[p][UNMERGED].static_checks,
+			fig[p][INLINE].static_checks);
+		for (m = OUTLINE; m < NMODES; m++)
+			fprintf(o, " %7.1f", bytes_per_check(p, m));
+		fprintf(o, "\n");
+	}
+	fprintf(o, "(x: ratio to off; unmerged: inline, bpf_jit_kasan_merge=0; access/run: checked "
+		"accesses per run, counted in the outline boot;\n checks/run: checks executed per "
+		"run (breakpoints on each inline check); +/acc: (mode - off) instructions / "
+		"access/run;\n B: JIT image bytes, all subprograms; chk img: checks in the image; "
+		"B/chk: (mode - off) bytes / chk img)\n");
 	fprintf(o, "\nsuite geometric mean of the ratio to off (%d programs): "
-		"inline %.3fx, outline %.3fx\n", NREAL, geomean(INLINE), geomean(OUTLINE));
+		"inline %.3fx, unmerged %.3fx, outline %.3fx\n", NREAL, geomean(INLINE),
+		geomean(UNMERGED), geomean(OUTLINE));
 	fprintf(o, "microbenchmark, added instructions per aligned 8-byte load "
-		"(%d loads, micro - micro0): inline %.2f, outline %.2f\n", N_MICRO,
-		micro_per_access(INLINE), micro_per_access(OUTLINE));
-	fprintf(o, "  the same without micro0, (micro - off) / %d: inline %.2f, outline %.2f\n",
-		N_MICRO, (fig[MICRO][INLINE].insns - fig[MICRO][OFF].insns) / N_MICRO,
+		"(%d loads, micro - micro0): inline %.2f, unmerged %.2f, outline %.2f\n", N_MICRO,
+		micro_per_access(INLINE), micro_per_access(UNMERGED), micro_per_access(OUTLINE));
+	fprintf(o, "  the same without micro0, (micro - off) / %d: inline %.2f, unmerged %.2f, "
+		"outline %.2f\n", N_MICRO,
+		(fig[MICRO][INLINE].insns - fig[MICRO][OFF].insns) / N_MICRO,
+		(fig[MICRO][UNMERGED].insns - fig[MICRO][OFF].insns) / N_MICRO,
 		(fig[MICRO][OUTLINE].insns - fig[MICRO][OFF].insns) / N_MICRO);
 	fprintf(o, "  check of ns = instructions: in off mode a load and its xor are 2 x86 "
 		"instructions; measured (micro - micro0) / %d = %.3f\n", N_MICRO,
 		(fig[MICRO][OFF].insns - fig[MICRO0][OFF].insns) / N_MICRO);
-	fprintf(o, "inline slow-path entries per run (0 = every check took the fast path):");
+	fprintf(o, "inline slow-path entries per run, unmerged/merged (0 = every check took the "
+		"fast path):");
 	for (p = 0; p < NPROGS; p++)
-		fprintf(o, " %s %.0f", progs[p], fig[p][INLINE].slow_run);
+		fprintf(o, " %s %.0f/%.0f", progs[p], fig[p][UNMERGED].slow_run,
+			fig[p][INLINE].slow_run);
 	fprintf(o, "\nruns: repeat x passes = %ld x %ld requested per program and mode, in passes "
 		"of at most 1M instructions;\ninstructions per run: the smallest pass (interrupts "
 		"only add); largest spread between passes: %.3f%%\n", fig[0][OFF].req_repeat,
@@ -320,19 +361,20 @@ static void write_files(const char *dir)
 	int p, m;
 
 	fprintf(c, "program,mode,insns_per_run,insns_min,insns_max,ratio_to_off,"
-		"checks_per_run,added_insns_per_check,image_bytes,image_checks,"
-		"bytes_per_check,slow_path_per_run\n");
+		"accesses_per_run,checks_executed_per_run,added_insns_per_access,image_bytes,"
+		"image_checks,bytes_per_check,slow_path_per_run\n");
 	fprintf(j, "{\n  \"programs\": [\n");
 	for (p = 0; p < NPROGS; p++) {
-		fprintf(j, "    {\"program\": \"%s\", \"checks_per_run\": ", progs[p]);
+		fprintf(j, "    {\"program\": \"%s\", \"accesses_per_run\": ", progs[p]);
 		num(j, checks_run(p));
 		fprintf(j, ", \"modes\": {");
 		for (m = 0; m < NMODES; m++) {
 			const struct fig *x = &fig[p][m];
 			double add = m ? added_per_check(p, m) : 0, bpc = m ? bytes_per_check(p, m) : 0;
 
-			fprintf(c, "%s,%s,%.0f,%.0f,%.0f,%.4f,%.3f,", progs[p], modes[m], x->insns,
-				x->insns_min, x->insns_max, ratio(p, m), checks_run(p));
+			fprintf(c, "%s,%s,%.0f,%.0f,%.0f,%.4f,%.3f,%.3f,", progs[p], modes[m],
+				x->insns, x->insns_min, x->insns_max, ratio(p, m), checks_run(p),
+				x->checks_run);
 			if (isfinite(add))
 				fprintf(c, "%.4f", add);
 			fprintf(c, ",%ld,%ld,", x->bytes, x->static_checks);
@@ -343,7 +385,8 @@ static void write_files(const char *dir)
 				"\"insns_max\": %.0f, \"ratio_to_off\": ", m ? "," : "", modes[m],
 				x->insns, x->insns_min, x->insns_max);
 			num(j, ratio(p, m));
-			fprintf(j, ", \"added_insns_per_check\": ");
+			fprintf(j, ", \"checks_executed_per_run\": %.3f, \"added_insns_per_access\": ",
+				x->checks_run);
 			num(j, add);
 			fprintf(j, ", \"image_bytes\": %ld, \"image_checks\": %ld, "
 				"\"bytes_per_check\": ", x->bytes, x->static_checks);
@@ -352,15 +395,18 @@ static void write_files(const char *dir)
 		}
 		fprintf(j, "}}%s\n", p + 1 < NPROGS ? "," : "");
 		if (p < NREAL || p == MICRO)
-			fprintf(d, "%s %.4f %.4f\n", progs[p], ratio(p, OUTLINE), ratio(p, INLINE));
+			fprintf(d, "%s %.4f %.4f %.4f\n", progs[p], ratio(p, OUTLINE),
+				ratio(p, UNMERGED), ratio(p, INLINE));
 	}
-	fprintf(j, "  ],\n  \"geomean_ratio\": {\"outline\": %.4f, \"inline\": %.4f},\n",
-		geomean(OUTLINE), geomean(INLINE));
-	fprintf(j, "  \"micro_added_insns_per_access\": {\"outline\": %.4f, \"inline\": %.4f},\n",
-		micro_per_access(OUTLINE), micro_per_access(INLINE));
+	fprintf(j, "  ],\n  \"geomean_ratio\": {\"outline\": %.4f, \"unmerged\": %.4f, "
+		"\"inline\": %.4f},\n", geomean(OUTLINE), geomean(UNMERGED), geomean(INLINE));
+	fprintf(j, "  \"micro_added_insns_per_access\": {\"outline\": %.4f, \"unmerged\": %.4f, "
+		"\"inline\": %.4f},\n", micro_per_access(OUTLINE), micro_per_access(UNMERGED),
+		micro_per_access(INLINE));
 	fprintf(j, "  \"repeat\": %ld, \"passes\": %ld, \"max_spread_percent\": %.4f\n}\n",
 		fig[0][OFF].req_repeat, fig[0][OFF].req_passes, spread());
-	fprintf(d, "geomean(6) %.4f %.4f\n", geomean(OUTLINE), geomean(INLINE));
+	fprintf(d, "geomean(%d) %.4f %.4f %.4f\n", NREAL, geomean(OUTLINE), geomean(UNMERGED),
+		geomean(INLINE));
 	fprintf(g, "set terminal pngcairo size 1000,500 noenhanced\n"
 		"set output '%s/bench.png'\n"
 		"set title 'KASAN checks in JITed BPF: guest instructions per run, ratio to off "
@@ -369,8 +415,8 @@ static void write_files(const char *dir)
 		"set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
 		"set yrange [0:*]\nset grid ytics\nset ylabel 'instructions / off'\n"
 		"set xtics rotate by -20\nset key top left\n"
-		"plot '%s/bench.dat' using 2:xtic(1) title 'outline', '' using 3 title 'inline', "
-		"1 with lines lc rgb 'black' dt 2 notitle\n", dir, dir);
+		"plot '%s/bench.dat' using 2:xtic(1) title 'outline', '' using 3 title 'inline, "
+		"unmerged', '' using 4 title 'inline', 1 with lines lc rgb 'black' dt 2 notitle\n", dir, dir);
 	fclose(c);
 	fclose(j);
 	fclose(d);
@@ -444,8 +490,9 @@ int main(int argc, char **argv)
 		table(stdout);
 	else
 		printf("figures complete: %d programs x %d modes; geomean ratio inline %.3f, "
-		       "outline %.3f; micro per access inline %.2f, outline %.2f\n", NPROGS,
-		       NMODES, geomean(INLINE), geomean(OUTLINE), micro_per_access(INLINE),
+		       "unmerged %.3f, outline %.3f; micro per access inline %.2f, unmerged %.2f, "
+		       "outline %.2f\n", NPROGS, NMODES, geomean(INLINE), geomean(UNMERGED),
+		       geomean(OUTLINE), micro_per_access(INLINE), micro_per_access(UNMERGED),
 		       micro_per_access(OUTLINE));
 	if (dir) {
 		FILE *t = create(dir, "table.txt");
@@ -460,6 +507,6 @@ int main(int argc, char **argv)
 	return rc;
 usage:
 	fprintf(stderr, "usage: %s [-q] [-o OUTDIR] [-C PREVIOUS.csv] OFF.log OUTLINE.log "
-		"INLINE.log\n", argv[0]);
+		"UNMERGED.log INLINE.log\n", argv[0]);
 	return 2;
 }

@@ -19,13 +19,16 @@
  *    the same type run as often (whatever test_run itself or the kernel
  *    around it calls). In an outline boot every executed check
  *    is one call, so this is exact; in an inline boot it counts slow-path
- *    entries.
+ *    entries. Inline, it then counts the checks themselves: a breakpoint
+ *    where each starts, as the JIT's table (BJK_TAB_PATH) lists them; a
+ *    merged check covers several accesses.
  *
  * Output, one line per program (to /dev/kmsg with -k), read by
  * bench/report.c on the host:
  *   BJK-BENCH mode=M prog=P repeat=R passes=N insns=MIN insns_min=MIN
  *     insns_median=C insns_max=B bytes=J funcs=F static_checks=S outline_run=X slow_run=Y
- *     noise_run=Z retval=V
+ *     noise_run=Z checks_run=K retval=V
+ * M is off, outline, inline, or unmerged (inline, bpf_jit_kasan_merge=0).
  * and KTAP: one "ok N P" per program that ran with the right result, whose
  * figures are all present and whose image matches the boot's mode.
  *
@@ -85,6 +88,8 @@ static void out(const char *fmt, ...)
 
 /* ---- the programs ------------------------------------------------------- */
 
+#define MAX_SITES	512	/* inline checks of one program */
+
 enum ptype { XDP, TC, RAWTP, NPTYPES };
 
 static struct bench {
@@ -96,6 +101,10 @@ static struct bench {
 	char why[256];
 	uint32_t bytes, funcs, nchecks, nslow;
 	double insns, insns_min, insns_median, insns_max, outline_run, slow_run, noise_run;
+	/* inline: where each check starts (the JIT's table), executions per run */
+	uint64_t site[MAX_SITES];
+	int nsites;
+	double checks_run;
 	long repeat, passes;
 	int got_retval;
 } benches[] = {
@@ -242,6 +251,34 @@ static void kallsyms_checks(void)
 			out("# warning: %s not in /proc/kallsyms", bjk_checks[i].name);
 }
 
+/*
+ * The inline checks of the function at @addr, from the JIT's table: each
+ * starts at the code of its first access's insn, where a breakpoint counts
+ * its executions. None in the other modes.
+ */
+static void table_sites(struct bench *b, uint64_t addr)
+{
+	static struct bjk_tab_entry e[4 * MAX_SITES];
+	uint64_t start = 0;
+	int n, k;
+
+	n = bjk_tab_load(addr, e, 4 * MAX_SITES, &start);
+	if (n < 0) {
+		if (errno != ENOENT)
+			bfail(b, "%s: %s", BJK_TAB_PATH, strerror(errno));
+		return;
+	}
+	for (k = 0; k < n; k++) {
+		if (k && e[k].ret == e[k - 1].ret)
+			continue;
+		if (b->nsites == MAX_SITES) {
+			bfail(b, "more than %d inline checks", MAX_SITES);
+			return;
+		}
+		b->site[b->nsites++] = start + e[k].ip;
+	}
+}
+
 /* jited_prog_len and the calls to check entry points, over all subprograms. */
 static void image(struct bench *b, int fd)
 {
@@ -276,6 +313,8 @@ static void image(struct bench *b, int fd)
 	}
 	b->bytes = info.jited_prog_len;
 	b->funcs = info.nr_jited_ksyms;
+	for (f = 0; f < b->funcs; f++)
+		table_sites(b, ksyms[f]);
 	for (f = 0; f < b->funcs; f++) {
 		for (j = 0; j + 5 <= flens[f] && off + j + 5 <= info.jited_prog_len; j++) {
 			int c = bjk_check_call(img + off + j, ksyms[f] + j);
@@ -494,6 +533,38 @@ static int count_pass(int fd, enum ptype type, int count, double *outline, doubl
 	return 0;
 }
 
+/* Executions per run of the inline checks of @b (breakpoints on them). */
+static int count_sites(struct bench *b, int fd, int count)
+{
+	uint64_t total = 0, v;
+	int first, i, n, fds[4];
+	uint32_t dur, ret;
+
+	for (first = 0; first < b->nsites; first += 4) {
+		for (n = 0, i = first; i < first + 4 && i < b->nsites; i++, n++) {
+			fds[n] = bp_open(b->site[i]);
+			if (fds[n] < 0) {
+				bfail(b, "breakpoint on a check at %#llx: %s",
+				      (unsigned long long)b->site[i], strerror(errno));
+				while (n--)
+					close(fds[n]);
+				return -1;
+			}
+		}
+		if (run(fd, b->type, count, &dur, &ret))
+			return -1;
+		for (i = 0; i < n; i++) {
+			v = 0;
+			if (read(fds[i], &v, sizeof(v)) != sizeof(v))
+				return -1;
+			total += v;
+			close(fds[i]);
+		}
+	}
+	b->checks_run = (double)total / count;
+	return 0;
+}
+
 /* ---- main ----------------------------------------------------------------- */
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -511,6 +582,7 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
+/* off, outline, inline, or "unmerged": inline with bpf_jit_kasan_merge=0 */
 static const char *boot_mode(void)
 {
 	static char mode[32] = "inline";	/* the kernel's default */
@@ -520,6 +592,12 @@ static const char *boot_mode(void)
 	if (f) {
 		if (fgets(cmd, sizeof(cmd), f) && (p = strstr(cmd, "bpf_jit_kasan=")))
 			sscanf(p + strlen("bpf_jit_kasan="), "%31[a-z]", mode);
+		fclose(f);
+	}
+	f = fopen("/sys/module/kernel/parameters/bpf_jit_kasan_merge", "r");
+	if (f) {
+		if (!strcmp(mode, "inline") && fgetc(f) == 'N')
+			strcpy(mode, "unmerged");
 		fclose(f);
 	}
 	return mode;
@@ -614,6 +692,10 @@ int main(int argc, char **argv)
 		b->outline_run = ho - noise[b->type][0];
 		b->slow_run = hs - noise[b->type][1];
 		b->noise_run = noise[b->type][0] + noise[b->type][1];
+		/* outline: one check per access; off: none */
+		b->checks_run = b->outline_run;
+		if (b->nsites && count_sites(b, bpf_program__fd(p), count))
+			bfail(b, "counting the inline checks failed");
 	}
 
 	for (i = 0; i < NBENCH; i++) {
@@ -632,6 +714,11 @@ int main(int argc, char **argv)
 			else if (!off && !outl && (b->nchecks || (!b->nslow && !none)))
 				bfail(b, "inline image: %u runtime calls, %u slow paths",
 				      b->nchecks, b->nslow);
+			else if (!off && !outl && (uint32_t)b->nsites != b->nslow)
+				bfail(b, "inline image: %u slow path calls, %d checks in the JIT's "
+				      "table", b->nslow, b->nsites);
+			else if (fabs(b->checks_run - round(b->checks_run)) > 0.05)
+				bfail(b, "checks executed per run not whole: %.3f", b->checks_run);
 			else if (outl && !none && b->outline_run < 1)
 				bfail(b, "outline boot but no executed check counted (%.2f per run)",
 				      b->outline_run);
@@ -643,12 +730,12 @@ int main(int argc, char **argv)
 		if (!b->failed)
 			out("BJK-BENCH mode=%s prog=%s repeat=%ld passes=%ld insns=%.0f insns_min=%.0f "
 			    "insns_median=%.0f insns_max=%.0f bytes=%u funcs=%u static_checks=%u "
-			    "outline_run=%.3f slow_run=%.3f noise_run=%.3f retval=%d req_repeat=%d "
-			    "req_passes=%d",
+			    "outline_run=%.3f slow_run=%.3f noise_run=%.3f checks_run=%.3f "
+			    "retval=%d req_repeat=%d req_passes=%d",
 			    mode, b->name, b->repeat, b->passes, b->insns, b->insns_min,
 			    b->insns_median, b->insns_max,
 			    b->bytes, b->funcs, b->nchecks + b->nslow, b->outline_run, b->slow_run,
-			    b->noise_run, b->got_retval, repeat, passes);
+			    b->noise_run, b->checks_run, b->got_retval, repeat, passes);
 		if (b->failed) {
 			nfail++;
 			out("not ok %d %s # %s", i + 1, b->name, b->why);

@@ -1,8 +1,9 @@
 #!/bin/bash
 # make bench: the benchmark of KASAN checks in JITed BPF (bench/, issue #5).
 # Prepares like make test (nothing rebuilds when the kernel is up to date),
-# then boots the same kernel three times under QEMU -icount shift=0,sleep=off
-# (bpf_jit_kasan=off, outline, inline), runs bench/runner.c in each and makes
+# then boots the same kernel four times under QEMU -icount shift=0,sleep=off
+# (bpf_jit_kasan=off, outline, inline with merging off, inline), runs
+# bench/runner.c in each and makes
 # the table, CSV, JSON and PNG with bench/report.c and gnuplot in a new run
 # directory $BJK_CACHE/bench/<run-id>. The previous run's CSV, if any, is
 # compared for repeatability.
@@ -45,10 +46,14 @@ gcc -O2 -g -Wall -Wextra -Werror -I"$BJK_ROOT/harness/src" -o "$report.tmp.$$" \
 mv -f "$report.tmp.$$" "$report"
 
 rc=0
-for mode in off outline inline; do
+for mode in off outline unmerged inline; do
+	case $mode in
+	unmerged) kargs=(bpf_jit_kasan=inline bpf_jit_kasan_merge=0) ;;
+	*) kargs=("bpf_jit_kasan=$mode") ;;
+	esac
 	BJK_INITRD=$run/image.cpio.gz stage "bench boot $mode" \
 		"$BJK_ROOT/harness/qemu.sh" "bench-$mode" "$run/$mode.log" bench \
-		"bpf_jit_kasan=$mode" kunit.enable=0 bjk.icount=1 "bjk.bench=$repeat,$passes,$count" ||
+		"${kargs[@]}" kunit.enable=0 bjk.icount=1 "bjk.bench=$repeat,$passes,$count" ||
 		rc=1
 	"$TOOLS/bjk-suite" bench "bench-$mode" "$run/$mode.log" "$run/results.tsv" >"$run/$mode.ktap" || rc=1
 	"$TOOLS/bjk-splat" "bench-$mode" "$run/$mode.log" "$run/results.tsv" >>"$run/$mode.ktap" || rc=1
@@ -60,10 +65,11 @@ rm -f "$run/image.cpio.gz"	# 4 MB; the consoles say what ran
 echo "==> bench report"
 args=(-o "$run")
 [ -n "$prev" ] && args+=(-C "$prev")
-"$report" "${args[@]}" "$run/off.log" "$run/outline.log" "$run/inline.log" || rc=1
+"$report" "${args[@]}" "$run/off.log" "$run/outline.log" "$run/unmerged.log" \
+	"$run/inline.log" || rc=1
 if [ -f "$run/bench.gp" ]; then
 	gnuplot "$run/bench.gp" || rc=1
 fi
 note "bench: table $run/table.txt, $run/bench.csv, $run/bench.json, $run/bench.png"
-note "bench: consoles $run/{off,outline,inline}.log (total $(since "$t0"))"
+note "bench: consoles $run/{off,outline,unmerged,inline}.log (total $(since "$t0"))"
 [ "$rc" -eq 0 ] || die "bench: something failed (see above)"

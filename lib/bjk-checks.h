@@ -15,7 +15,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct bjk_check {
@@ -85,6 +87,84 @@ static inline int bjk_check_call(const uint8_t *p, uint64_t ip)
 		if (bjk_checks[c].addr && ip + 5 + (int64_t)rel == bjk_checks[c].addr)
 			return c;
 	return -1;
+}
+
+/*
+ * The JIT's own record of its inline checks, one entry per checked access,
+ * from /sys/kernel/debug/bpf_jit_kasan/checks:
+ *   image <start> <size> <entries>
+ *   <ret> <report> <insn> <kind> <off> <ip>	per access
+ * Accesses with the same ret share one check (merged when more than one);
+ * the check starts at the ip of its first access. Outline mode and programs
+ * without checks have no block.
+ */
+#define BJK_TAB_PATH	"/sys/kernel/debug/bpf_jit_kasan/checks"
+
+struct bjk_tab_entry {
+	uint32_t ret;		/* return address of the check's slow-path call */
+	uint32_t report;	/* what a report on this access names: +0x<report> */
+	uint32_t insn;		/* the BPF insn, counted from its function's first */
+	uint32_t ip;		/* where that insn's code, its check first, starts */
+	bool write;		/* a store or an atomic */
+	int size;
+	int off;
+};
+
+/*
+ * The entries of the image that holds @addr (a function's jited_ksyms
+ * address), into @e (room for @max); *@start: the image's start. Their
+ * number, 0 when that image has no inline checks, -1 with errno when the
+ * file cannot be read (ENOENT: a kernel without it) or is malformed
+ * (EBADMSG), or ENOSPC when they do not fit.
+ */
+static inline int bjk_tab_load(uint64_t addr, struct bjk_tab_entry *e, int max,
+			       uint64_t *start)
+{
+	char line[256], kind[16];
+	unsigned long long s;
+	unsigned int size, nr, i, ret, rep, insn, ip;
+	int off, n = 0, err = 0, found = 0;
+	FILE *f = fopen(BJK_TAB_PATH, "r");
+
+	if (!f)
+		return -1;
+	while (!found && !err && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "image %llx %u %u", &s, &size, &nr) != 3) {
+			err = EBADMSG;
+			break;
+		}
+		found = addr >= s && addr < s + size;
+		for (i = 0; i < nr && fgets(line, sizeof(line), f); i++) {
+			if (!found)
+				continue;
+			if (sscanf(line, "%x %x %u %15s %d %x", &ret, &rep, &insn, kind, &off,
+				   &ip) != 6 ||
+			    (strncmp(kind, "load", 4) && strncmp(kind, "store", 5))) {
+				err = EBADMSG;
+				break;
+			}
+			if (n == max) {
+				err = ENOSPC;
+				break;
+			}
+			e[n].ret = ret;
+			e[n].report = rep;
+			e[n].insn = insn;
+			e[n].ip = ip;
+			e[n].write = kind[0] == 's';
+			e[n].size = atoi(kind + (e[n].write ? 5 : 4));
+			e[n].off = off;
+			n++;
+		}
+		if (found)
+			*start = s;
+	}
+	fclose(f);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return n;
 }
 
 #endif /* BJK_CHECKS_H */

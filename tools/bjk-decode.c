@@ -83,6 +83,8 @@ struct snap {
 	int fstart[MAX_FUNCS];	/* first xlated insn of each function; -1: unknown */
 	uint32_t ncalls;	/* the checks' calls in the JITed image */
 	struct check_call *calls;
+	uint32_t naccs;		/* inline: the JIT's table, per checked access */
+	struct tab_access *accs;
 	uint32_t ninsns;
 	struct bpf_insn *insns;
 	uint32_t nlines;
@@ -95,6 +97,14 @@ struct check_call {
 	uint32_t ret;		/* offset of the return address in the function */
 	bool write;
 	int size;
+};
+
+/* An access of an inline check, from the JIT's table (bjk_tab_load()). */
+struct tab_access {
+	int func;
+	uint32_t report;	/* +0x<off> of a report on it */
+	uint32_t insn;		/* its insn, from the function's first */
+	bool at_insn;		/* report is its insn's start (merged), not a ret */
 };
 
 struct report {
@@ -134,6 +144,26 @@ static void checks_load(void)
 }
 
 /*
+ * Inline mode: the JIT's table of the function names the insn of every
+ * report exactly, merged checks' included (a report on an access of a
+ * merged check names the start of that access's own insn, not a return
+ * address). Nothing in outline mode or on a kernel without the table.
+ */
+static void scan_table(struct snap *s, int f)
+{
+	static struct bjk_tab_entry e[4096];
+	uint64_t start = 0;
+	int n, k;
+
+	n = bjk_tab_load(s->ksym[f], e, 4096, &start);
+	for (k = 0; k < n; k++) {
+		s->accs = realloc(s->accs, (s->naccs + 1) * sizeof(*s->accs));
+		s->accs[s->naccs++] = (struct tab_access){ f, e[k].report - (s->ksym[f] - start),
+							    e[k].insn, e[k].report != e[k].ret };
+	}
+}
+
+/*
  * The checks in a function's image: call rel32 (e8) whose target is one of
  * the entry points (as the e2e runner's audit finds them).
  */
@@ -150,6 +180,7 @@ static void scan_calls(struct snap *s, int f, const uint8_t *p, uint32_t len)
 		s->calls[s->ncalls++] = (struct check_call){ f, j + 5, bjk_checks[c].write,
 							     bjk_checks[c].size };
 	}
+	scan_table(s, f);
 }
 
 static int read_harden(void)
@@ -381,6 +412,9 @@ static void dump_write(FILE *o, const struct snap *s)
 	for (k = 0; k < s->ncalls; k++)
 		fprintf(o, "call %d %u %d %d\n", s->calls[k].func, s->calls[k].ret,
 			s->calls[k].write, s->calls[k].size);
+	for (k = 0; k < s->naccs; k++)
+		fprintf(o, "acc %d %u %u %d\n", s->accs[k].func, s->accs[k].report, s->accs[k].insn,
+			s->accs[k].at_insn);
 	for (k = 0; k < s->ninsns; k++) {
 		const struct bpf_insn *i = &s->insns[k];
 
@@ -469,6 +503,14 @@ static int dump_read(const char *path)
 			c.write = w;
 			s->calls = realloc(s->calls, (s->ncalls + 1) * sizeof(*s->calls));
 			s->calls[s->ncalls++] = c;
+		} else if (s && !strncmp(line, "acc ", 4)) {
+			struct tab_access a = {};
+			int at = 0;
+
+			sscanf(line, "acc %d %u %u %d", &a.func, &a.report, &a.insn, &at);
+			a.at_insn = at;
+			s->accs = realloc(s->accs, (s->naccs + 1) * sizeof(*s->accs));
+			s->accs[s->naccs++] = a;
 		} else if (s && !strncmp(line, "insn ", 5)) {
 			unsigned int code, dst, src;
 			int off, imm;
@@ -616,6 +658,7 @@ struct decoded {
 	const char *why;	/* why it could not be decoded */
 	bool blinded;		/* see decode() */
 	bool by_order;		/* told apart by the order of the checks */
+	bool by_table;		/* found in the JIT's table */
 };
 
 /*
@@ -645,6 +688,7 @@ static bool lines_out_of_step(const struct snap *s)
 
 static struct decoded decode(const struct report *r)
 {
+	const struct tab_access *tab = NULL;
 	struct decoded d = { .insn = -1, .func = -1 };
 	uint64_t addr, fend;
 	uint32_t from = 0, to, k;
@@ -663,6 +707,37 @@ static struct decoded decode(const struct report *r)
 	}
 	addr = d.s->ksym[d.func] + r->off;
 	fend = d.s->ksym[d.func] + d.s->flen[d.func];
+	/*
+	 * The JIT's table, when it has the report's access: its insn, exactly,
+	 * unless constant blinding numbered the JITed copy's insns otherwise
+	 * than the xlated dump's (bpf_jit_harden). Blinding inserts insns but
+	 * keeps the memory accesses in order, so then the access's rank among
+	 * the function's table entries serves as the k-th check below.
+	 */
+	for (k = 0; k < d.s->naccs; k++) {
+		const struct tab_access *a = &d.s->accs[k];
+		int fs = d.func ? d.s->fstart[d.func] : 0;
+		uint32_t j;
+
+		if (a->func != d.func || a->report != r->off)
+			continue;
+		tab = a;
+		if (d.s->harden || fs < 0 || fs + a->insn >= d.s->ninsns ||
+		    !insn_matches(&d.s->insns[fs + a->insn], r->write, r->size))
+			break;
+		d.insn = fs + a->insn;
+		d.ncand = 1;
+		d.by_table = true;
+		for (j = 0; j < d.s->nlines; j++)
+			if (d.s->lines[j].jaddr >= d.s->ksym[d.func] &&
+			    d.s->lines[j].jaddr < fend && d.s->lines[j].insn <= (uint32_t)d.insn)
+				d.line = &d.s->lines[j];
+		if (lines_out_of_step(d.s)) {
+			d.blinded = true;
+			d.line = NULL;
+		}
+		return d;
+	}
 	/* the function's instructions: from its first line record, or all */
 	to = d.s->ninsns;
 	for (k = 0; k < d.s->nlines; k++) {
@@ -670,8 +745,10 @@ static struct decoded decode(const struct report *r)
 
 		if (l->jaddr < d.s->ksym[d.func] || l->jaddr >= fend)
 			continue;
-		/* +0x<off> is a return address: strictly after the line's start */
-		if (l->jaddr < addr) {
+		/* +0x<off> is a return address: strictly after the line's start;
+		 * or, for an access of a merged check, its own insn's start
+		 */
+		if (l->jaddr < addr + (tab && tab->at_insn)) {
 			d.line = l;
 			from = l->insn;
 			to = k + 1 < d.s->nlines ? d.s->lines[k + 1].insn : d.s->ninsns;
@@ -704,13 +781,21 @@ static struct decoded decode(const struct report *r)
 		for (f = 0; f < d.s->nfuncs; f++)
 			if (d.s->fstart[f] > (int)fs && (uint32_t)d.s->fstart[f] < fe)
 				fe = d.s->fstart[f];
-		for (k = 0; k < d.s->ncalls; k++) {
+		for (k = 0; k < d.s->ncalls && !tab; k++) {
 			if (d.s->calls[k].func != d.func)
 				continue;
 			if (d.s->calls[k].ret == r->off)
 				kth = nc;
 			nc++;
 		}
+		for (k = 0; k < d.s->naccs && tab; k++) {
+			if (d.s->accs[k].func != d.func)
+				continue;
+			kth += d.s->accs[k].insn < tab->insn;
+			nc++;
+		}
+		if (tab)
+			kth++;	/* from -1 */
 		for (k = fs; k < fe && k < d.s->ninsns; k++) {
 			const struct bpf_insn *x = &d.s->insns[k];
 

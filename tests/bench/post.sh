@@ -1,21 +1,23 @@
 #!/bin/bash
 # After the boots of make test (harness/test.sh runs tests/*/post.sh RUNDIR):
-# the benchmark's quick form checks across its three boots (bench-off,
-# bench-outline, bench-inline of tests/boots) that every figure is there
-# and consistent (bench/report.c -q), and appends one row to
-# RUNDIR/results.tsv. Not a speed test: the boots run without -icount.
+# the benchmark's quick form checks across its four boots (bench-off,
+# bench-outline, bench-unmerged, bench-inline of tests/boots) that every
+# figure is there and consistent (bench/report.c -q: merged checks no more
+# than unmerged ones, no slow path taken), and appends one row to
+# RUNDIR/results.tsv. Not a speed test: the figures are not judged.
 set -euo pipefail
 . "$(dirname "$0")/../../harness/lib.sh"
 
 run=$1
-logs=("$run/bench-off.log" "$run/bench-outline.log" "$run/bench-inline.log")
+logs=("$run/bench-off.log" "$run/bench-outline.log" "$run/bench-unmerged.log"
+	"$run/bench-inline.log")
 have=0
 for l in "${logs[@]}"; do
 	[ -f "$l" ] && have=$((have + 1))
 done
 [ "$have" -eq 0 ] && exit 0	# none of the bench boots ran (BJK_BOOTS)
-if [ "$have" -ne 3 ]; then
-	printf 'bench\tfigures\t0\t0\t1\t0.0\tneeds all three bench-* boots\n' >>"$run/results.tsv"
+if [ "$have" -ne ${#logs[@]} ]; then
+	printf 'bench\tfigures\t0\t0\t1\t0.0\tneeds all four bench-* boots\n' >>"$run/results.tsv"
 	exit 0
 fi
 report=$TOOLS/bjk-bench-report
@@ -24,7 +26,7 @@ gcc -O2 -g -Wall -Wextra -Werror -I"$BJK_ROOT/harness/src" -o "$report.tmp.$$" \
 mv -f "$report.tmp.$$" "$report"
 if "$report" -q "${logs[@]}" >"$run/bench-figures.txt" 2>&1; then
 	sed 's/^/  /' "$run/bench-figures.txt"
-	printf 'bench\tfigures\t1\t0\t0\t0.0\t%s\n' "all programs x 3 modes" >>"$run/results.tsv"
+	printf 'bench\tfigures\t1\t0\t0\t0.0\t%s\n' "all programs x 4 modes" >>"$run/results.tsv"
 else
 	sed 's/^/  /' "$run/bench-figures.txt"
 	printf 'bench\tfigures\t0\t1\t0\t0.0\t%s\n' \

@@ -104,13 +104,25 @@ struct audit {
 	int nfuncs;
 	uint64_t ksym[16];
 	uint32_t flen[16];
-	int ncalls;
+	int ncalls;		/* inline: the table's accesses, else the calls */
+	int nchecks;		/* the checks' calls in the image */
+	bool table;		/* inline: the JIT's table, call[] from it */
 	struct {
 		int func;
-		uint32_t ret_off;	/* offset of the return address */
+		uint32_t ret_off;	/* where a report names the access */
 		bool write;
 		int size;
+		int insn;		/* in its function, from the table; -1 */
 	} call[MAX_CALLS];
+};
+
+/* A report as a case saw it, to compare runs of one program. */
+struct seen {
+	char bug[64];
+	bool write;
+	int size;
+	long off;		/* from last_addr */
+	int insn;		/* from the JIT's table; -1: unknown */
 };
 
 struct tcase {
@@ -122,6 +134,9 @@ struct tcase {
 	struct audit aud[3];
 	int naud;
 	bool armed;
+	struct seen seen[8];
+	int nseen;
+	const struct tcase *twin;	/* its reports must be the same as these */
 };
 
 static int ncases, npass, nfail;
@@ -341,6 +356,61 @@ static int count_probe_guards(const uint8_t *img, uint32_t len)
 }
 
 /*
+ * Inline mode: the JIT's own table of function @f (bjk_tab_load()) has one
+ * entry per checked access, and a merged check covers several. Its checks
+ * must be exactly the calls found in the image from a->call[@first] on,
+ * one each; its entries then replace those calls in a->call, with the
+ * offset a report on each access names. A function with no table keeps
+ * its calls (outline mode: one call per access). -1 on a mismatch.
+ */
+static int audit_table(struct tcase *t, struct audit *a, int f, int first)
+{
+	static struct bjk_tab_entry e[MAX_CALLS];
+	uint64_t start = 0, skew;
+	int n, k, c, checks = 0, calls = a->ncalls - first;
+
+	n = bjk_tab_load(a->ksym[f], e, MAX_CALLS, &start);
+	if (n < 0 && errno == ENOENT)
+		return 0;
+	if (n < 0) {
+		fail(t, "audit: %s: %s", BJK_TAB_PATH, strerror(errno));
+		return -1;
+	}
+	if (!n)
+		return 0;
+	skew = a->ksym[f] - start;	/* 0 but with CFI preambles */
+	for (k = 0; k < n; k++) {
+		if (k && e[k].ret == e[k - 1].ret)
+			continue;
+		checks++;
+		for (c = first; c < a->ncalls; c++)
+			if (a->call[c].ret_off + skew == e[k].ret)
+				break;
+		if (c == a->ncalls) {
+			fail(t, "audit: func %d: the table's check at +0x%x is no call in the image",
+			     f, e[k].ret);
+			return -1;
+		}
+	}
+	if (checks != calls) {
+		fail(t, "audit: func %d: %d calls in the image, %d checks in the table", f, calls,
+		     checks);
+		return -1;
+	}
+	a->ncalls = first;
+	a->table = true;
+	for (k = 0; k < n && a->ncalls < MAX_CALLS; k++) {
+		a->call[a->ncalls].func = f;
+		a->call[a->ncalls].ret_off = e[k].report - skew;
+		a->call[a->ncalls].write = e[k].write;
+		a->call[a->ncalls].size = e[k].size;
+		a->call[a->ncalls].insn = e[k].insn;
+		a->ncalls++;
+	}
+	return 0;
+}
+
+/*
  * Audit one program: every memory instruction of the verifier's final
  * program (xlated) that is not R10-based and not PROBE_* must carry a check
  * in the JITed image, and no R10-based one may.
@@ -370,6 +440,7 @@ static int audit(struct tcase *t, int fd, const struct exempt *ex)
 	uint64_t ksyms[16];
 	uint32_t flens[16];
 	int want[2][4] = {}, have[2][4] = {}, r10 = 0, probes = 0, ret = -1, f, w, s;
+	int ncalls = 0, ret_tab = 0;
 	struct audit *a;
 	char buf[256];
 
@@ -454,27 +525,36 @@ static int audit(struct tcase *t, int fd, const struct exempt *ex)
 		for (f = 0; f < a->nfuncs; f++) {
 			const uint8_t *p = img + base_off;
 			uint32_t fl = a->flen[f], j;
+			int first = a->ncalls;
 
 			for (j = 0; j + 5 <= fl; j++) {
 				int c = bjk_check_call(p + j, a->ksym[f] + j);
 
 				if (c < 0)
 					continue;
-				have[bjk_checks[c].write][size_idx(bjk_checks[c].size)]++;
+				ncalls++;
 				if (a->ncalls < MAX_CALLS) {
 					a->call[a->ncalls].func = f;
 					a->call[a->ncalls].ret_off = j + 5;
 					a->call[a->ncalls].write = bjk_checks[c].write;
 					a->call[a->ncalls].size = bjk_checks[c].size;
+					a->call[a->ncalls].insn = -1;
 					a->ncalls++;
 				}
 			}
+			if (audit_table(t, a, f, first) < 0)
+				ret_tab = -1;
 			probes += count_probe_guards(p, fl);
 			base_off += fl;
 		}
+		for (f = 0; f < a->ncalls; f++)
+			have[a->call[f].write][size_idx(a->call[f].size)]++;
+		a->nchecks = ncalls;
+		if (a->ncalls == MAX_CALLS)
+			fail(t, "audit: more than %d checked accesses", MAX_CALLS);
 	}
 
-	ret = 0;
+	ret = ret_tab;
 	buf[0] = '\0';
 	for (w = 0; w < 2; w++)
 		for (s = 0; s < 4; s++) {
@@ -487,8 +567,9 @@ static int audit(struct tcase *t, int fd, const struct exempt *ex)
 			if (want[w][s] != have[w][s])
 				ret = -1;
 		}
-	note(t, "audit %s: %u insns, %d funcs, checks/needed:%s; R10-based %d; PROBE guards %d",
-	     a->name, nx, a->nfuncs, buf[0] ? buf : " none", r10, probes);
+	note(t, "audit %s: %u insns, %d funcs, checks/needed:%s (%d accesses in %d checks); "
+	     "R10-based %d; PROBE guards %d", a->name, nx, a->nfuncs, buf[0] ? buf : " none",
+	     a->ncalls, ncalls, r10, probes);
 	if (ret)
 		fail(t, "audit %s: checks do not match the accesses (checks/needed:%s)", a->name, buf);
 	if (ex && ex->probes >= 0 && probes != ex->probes) {
@@ -642,14 +723,42 @@ static void tcase_end(struct tcase *t)
 			fail(t, "report %d: in %s, want %s", i + 1, g->sym, sym[0] ? sym : "?");
 			continue;
 		}
-		/* +0x<off>: the return address of a check of this very kind */
+		/* +0x<off>: where a check of this very access kind reports */
 		for (k = 0; k < a->ncalls; k++)
 			if (a->call[k].func == e->func && a->call[k].ret_off == g->off &&
 			    a->call[k].write == e->write && a->call[k].size == e->size)
 				break;
 		if (k == a->ncalls)
-			fail(t, "report %d: +0x%lx is not after a %s check of the program", i + 1,
+			fail(t, "report %d: +0x%lx is not where a %s check of the program reports", i + 1,
 			     g->off, kind_name(e->write, size_idx(e->size)));
+		if (t->nseen < 8) {
+			struct seen *v = &t->seen[t->nseen++];
+
+			snprintf(v->bug, sizeof(v->bug), "%s", g->bug);
+			v->write = g->write;
+			v->size = g->size;
+			v->off = (long)(g->addr - base);
+			v->insn = k < a->ncalls ? a->call[k].insn : -1;
+		}
+	}
+	/* The same reports, in the same order, as the twin run's */
+	if (t->twin && t->armed) {
+		const struct tcase *o = t->twin;
+
+		if (t->nseen != o->nseen)
+			fail(t, "%d report(s), the run with merging off had %d", t->nseen, o->nseen);
+		for (i = 0; i < t->nseen && i < o->nseen; i++) {
+			const struct seen *a = &t->seen[i], *b = &o->seen[i];
+
+			/* (outline checks have no table: no insn to compare) */
+			if (strcmp(a->bug, b->bug) || a->write != b->write || a->size != b->size ||
+			    a->off != b->off || a->insn != b->insn ||
+			    (a->insn < 0 && t->naud && t->aud[0].table))
+				fail(t, "report %d: %s %s %d at %+ld insn %d; merging off: %s %s %d at "
+				     "%+ld insn %d", i + 1, a->bug, a->write ? "Write" : "Read", a->size,
+				     a->off, a->insn, b->bug, b->write ? "Write" : "Read", b->size,
+				     b->off, b->insn);
+		}
 	}
 	t->num = ++ncases;
 	if (t->why[0]) {
@@ -1380,6 +1489,88 @@ out:
 }
 
 /*
+ * Merged checks: each program runs twice, JITed with merging off, then on
+ * (bpf_jit_kasan_merge, read at load), as two cases; the second's reports
+ * must be the first's: bug, direction, size, address and, from the JIT's
+ * table, the instruction.
+ */
+#define MERGE_KNOB	"/sys/module/kernel/parameters/bpf_jit_kasan_merge"
+
+struct mccase {
+	const char *name, *prog;
+	bool merges;		/* merging must leave fewer checks than accesses */
+	struct expect exp;
+};
+
+static const struct mccase mccases[] = {
+	{ "merge.run_one_poisoned", "merge_run", true, REP(POISON_BUG, 0, 8, 0, 0) },
+	{ "merge.free_between", "merge_free", false,
+	  { .bug = "slab-use-after-free", .write = 0, .size = 8, .off = 8, .stacks = true } },
+	{ "merge.base_redefined", "merge_redef", false, REP(POISON_BUG, 0, 8, 0, 0) },
+	{ "merge.branch_join", "merge_join", false, REP(POISON_BUG, 0, 8, 0, 0) },
+};
+#define NMCCASES (int)(sizeof(mccases) / sizeof(mccases[0]))
+
+/* Write @v to the merge knob; its old value in *@old. -1: no knob. */
+static int merge_knob(struct tcase *t, char v, char *old)
+{
+	char c = 0;
+	int fd = open(MERGE_KNOB, O_RDWR);
+
+	if (fd < 0 || read(fd, &c, 1) != 1 || pwrite(fd, &v, 1, 0) != 1) {
+		fail(t, "%s: %s (a kernel without merged checks?)", MERGE_KNOB, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	if (old)
+		*old = c == 'Y' ? '1' : '0';
+	return 0;
+}
+
+static void case_mc(const struct mccase *c)
+{
+	static struct tcase t[2];
+	const char *progs[] = { c->prog, NULL };
+	struct bpf_object *o;
+	char name[128], old;
+	uint32_t ret;
+	int m, fd;
+
+	for (m = 0; m < 2; m++) {
+		snprintf(name, sizeof(name), "%s.%s", c->name, m ? "merged" : "unmerged");
+		if (!tcase_begin(&t[m], name))
+			continue;
+		if (m && t[0].name[0])
+			t[1].twin = &t[0];
+		if (merge_knob(&t[m], m ? '1' : '0', &old)) {
+			tcase_end(&t[m]);
+			continue;
+		}
+		o = obj_load(&t[m], progs);
+		merge_knob(&t[m], old, NULL);
+		if (!o) {
+			tcase_end(&t[m]);
+			continue;
+		}
+		fd = prog_fd(o, c->prog);
+		audit(&t[m], fd, NULL);
+		if (m && c->merges && t[m].naud && t[m].aud[0].table &&
+		    t[m].aud[0].nchecks >= t[m].aud[0].ncalls)
+			fail(&t[m], "merging on, but %d checks for %d accesses",
+			     t[m].aud[0].nchecks, t[m].aud[0].ncalls);
+		t[m].exp[t[m].nexp++] = c->exp;
+		arm(&t[m]);
+		if (!test_run(&t[m], fd, NULL, 0, NULL, 0, &ret) && ret != 0)
+			fail(&t[m], "result %d, want 0", (int)ret);
+		tcase_end(&t[m]);
+		bpf_object__close(o);
+	}
+	memset(t, 0, sizeof(t));
+}
+
+/*
  * A devmap value (at +52 of its object) with lo at key 0, put there first:
  * Read 8 at value + 0 runs into the poisoned granule after its first.
  */
@@ -1560,6 +1751,8 @@ static void run_all(void)
 		case_c(&ccases[k]);
 	case_merge(true);
 	case_merge(false);
+	for (k = 0; k < NMCCASES; k++)
+		case_mc(&mccases[k]);
 	case_rnd_hi32();
 	case_devmap();
 	case_tail_call();
@@ -1571,7 +1764,7 @@ static void run_all(void)
 /* The cases run_all() runs: keep in step with it. */
 static int count_cases(void)
 {
-	return 3 * NMATRIX + 6 + NCCASES + 8;
+	return 3 * NMATRIX + 6 + NCCASES + 2 * NMCCASES + 8;
 }
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)

@@ -41,6 +41,7 @@ MODULE_PARM_DESC(last_addr, "address the last kfunc poisoned or handed out");
 
 static u8 *bjk_buffer;
 static void *zoo_short;
+static void *zoo_live;
 
 /* An object for PROBE_MEM loads (a BTF object, not plain memory). */
 struct bjk_obj {
@@ -70,6 +71,16 @@ static bool bjk_region_ok(const void *p, u32 size)
 {
 	return p && size && !((unsigned long)p & (BJK_GRANULE - 1)) &&
 	       !(size & (BJK_GRANULE - 1));
+}
+
+/* A fresh kzalloc(@size) in *@slot, the previous one freed; in last_addr. */
+static void *zoo_renew(void **slot, size_t size)
+{
+	kfree(*slot);
+	*slot = kzalloc(size, GFP_KERNEL);
+	if (*slot)
+		last_addr = (unsigned long)*slot;
+	return *slot;
 }
 
 __bpf_kfunc_start_defs();
@@ -116,17 +127,31 @@ __bpf_kfunc u8 *bjk_zoo_freed(const int rdwr_buf_size)
 }
 
 /*
+ * Bug zoo: a live kmalloc(64) object, for a program to free with
+ * bjk_zoo_free() while it still holds the pointer. Freed on the next call
+ * or at unload if the program did not.
+ */
+__bpf_kfunc u8 *bjk_zoo_live(const int rdwr_buf_size)
+{
+	return zoo_renew(&zoo_live, 64);
+}
+
+/* Free what bjk_zoo_live() handed out; the program's pointer dangles. */
+__bpf_kfunc void bjk_zoo_free(void *p__ign)
+{
+	if (p__ign == zoo_live) {
+		kfree(zoo_live);
+		zoo_live = NULL;
+	}
+}
+
+/*
  * Bug zoo: an allocation of 20 bytes handed out as rdwr_buf_size bytes
  * (slab-out-of-bounds past byte 20). Freed on the next call or at unload.
  */
 __bpf_kfunc u8 *bjk_zoo_short(const int rdwr_buf_size)
 {
-	kfree(zoo_short);
-	zoo_short = kzalloc(20, GFP_KERNEL);
-	if (!zoo_short)
-		return NULL;
-	last_addr = (unsigned long)zoo_short;
-	return zoo_short;
+	return zoo_renew(&zoo_short, 20);
 }
 
 /*
@@ -179,6 +204,8 @@ BTF_ID_FLAGS(func, bjk_unpoison)
 BTF_ID_FLAGS(func, bjk_buf, KF_RET_NULL)
 BTF_ID_FLAGS(func, bjk_zoo_freed, KF_RET_NULL)
 BTF_ID_FLAGS(func, bjk_zoo_short, KF_RET_NULL)
+BTF_ID_FLAGS(func, bjk_zoo_live, KF_RET_NULL)
+BTF_ID_FLAGS(func, bjk_zoo_free)
 BTF_ID_FLAGS(func, bjk_zoo_widen, KF_RET_NULL)
 BTF_ID_FLAGS(func, bjk_obj_get, KF_RET_NULL)
 BTF_ID_FLAGS(func, bjk_obj_bad, KF_RET_NULL)
@@ -223,6 +250,7 @@ err:
 static void __exit bjk_exit(void)
 {
 	kfree(zoo_short);
+	kfree(zoo_live);
 	kfree(bjk_buffer);
 	kfree(bjk_object);
 }

@@ -17,6 +17,8 @@ extern int bjk_unpoison(void *p__ign, u32 size) __ksym;
 extern u8 *bjk_buf(const int rdwr_buf_size) __ksym;
 extern u8 *bjk_zoo_freed(const int rdwr_buf_size) __ksym;
 extern u8 *bjk_zoo_short(const int rdwr_buf_size) __ksym;
+extern u8 *bjk_zoo_live(const int rdwr_buf_size) __ksym;
+extern void bjk_zoo_free(void *p__ign) __ksym;
 extern u8 *bjk_zoo_widen(void *val__ign, const int rdwr_buf_size) __ksym;
 extern struct bjk_obj *bjk_obj_get(void) __ksym;
 extern struct bjk_obj *bjk_obj_bad(u32 which) __ksym;
@@ -541,3 +543,99 @@ int BPF_PROG(trace_null, struct bpf_fentry_test_t *arg)
 }
 
 char _license[] SEC("license") = "GPL";
+
+/* ---- merged checks: each runs with merging off and on (runner.c) ------ */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, u8[64]);
+} mc SEC(".maps");
+
+/*
+ * Loads and stores at neighbouring offsets of one map value, a straight
+ * run through one register: one merged check, whose granules include the
+ * poisoned one. Only the access on it is reported.
+ */
+SEC("syscall")
+int merge_run(void *ctx)
+{
+	u32 k = 0;
+	u8 *v = bpf_map_lookup_elem(&mc, &k);
+	u64 s = 0;
+
+	if (!v)
+		return -1;
+	if (bjk_poison(v + 24, 8))
+		return -3;
+	V(u64, v, 0) = 1;
+	s += V(u64, v, 8);
+	V(u32, v, 16) = 2;
+	s += V(u16, v, 20);
+	V(u8, v, 23) = 3;
+	s += V(u64, v, 24);			/* Read 8 at +24: the poisoned granule */
+	V(u64, v, 32) = s;
+	s += V(u32, v, 44);
+	bjk_unpoison(v + 24, 8);
+	out[0] = s;
+	return 0;
+}
+
+/* A kfunc frees the object between two accesses through one pointer. */
+SEC("syscall")
+int merge_free(void *ctx)
+{
+	u8 *p = bjk_zoo_live(64);
+	u64 s;
+
+	if (!p)
+		return -1;
+	s = V(u64, p, 0);
+	bjk_zoo_free(p);
+	s += V(u64, p, 8);			/* Read 8 at +8: use-after-free */
+	out[0] = s;
+	return 0;
+}
+
+/* The base register moves on between two accesses, onto poison. */
+SEC("syscall")
+int merge_redef(void *ctx)
+{
+	u8 *p = bjk_buf(64);
+	u64 s;
+
+	if (!p)
+		return -1;
+	if (bjk_poison(p + 32, 8))
+		return -3;
+	s = V(u64, p, 0);
+	asm volatile("%0 += 32" : "+r"(p));
+	s += V(u64, p, 0);			/* Read 8 at +32: p moved there */
+	bjk_unpoison(p, 8);
+	out[0] = s;
+	return 0;
+}
+
+/*
+ * Two paths join before an access: one accessed the value through the same
+ * register, the other (out[1] is 0: taken) did not.
+ */
+SEC("syscall")
+int merge_join(void *ctx)
+{
+	u32 k = 0;
+	u8 *v = bpf_map_lookup_elem(&mc, &k);
+	u64 s = 0;
+
+	if (!v)
+		return -1;
+	if (bjk_poison(v + 8, 8))
+		return -3;
+	if (out[1])
+		s = V(u64, v, 0);
+	s += V(u64, v, 8);			/* Read 8 at +8: after the join */
+	bjk_unpoison(v + 8, 8);
+	out[0] = s;
+	return 0;
+}

@@ -29,10 +29,10 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		return 2;
 	}
-	printf("%-12s %-12s %7s %7s %8s %8s  %s\n", "boot", "suite", "passed", "failed",
+	printf("%-21s %-12s %7s %7s %8s %8s  %s\n", "boot", "suite", "passed", "failed",
 	       "skipped", "time", "note");
-	printf("%-12s %-12s %7s %7s %8s %8s  %s\n", "------------", "------------", "-------",
-	       "-------", "--------", "--------", "----");
+	printf("%-21s %-12s %7s %7s %8s %8s  %s\n", "---------------------", "------------",
+	       "-------", "-------", "--------", "--------", "----");
 	while (fgets(line, sizeof(line), f)) {
 		char boot[128], suite[128], note[BJK_LINE_MAX] = "";
 		long p, fl, s;
@@ -48,7 +48,7 @@ int main(int argc, char **argv)
 			snprintf(boot, sizeof(boot), "?");
 			snprintf(suite, sizeof(suite), "?");
 		}
-		printf("%-12s %-12s %7ld %7ld %8ld %7.1fs  %s\n", boot, suite, p, fl, s, secs,
+		printf("%-21s %-12s %7ld %7ld %8ld %7.1fs  %s\n", boot, suite, p, fl, s, secs,
 		       note);
 		tp += p;
 		tf += fl;
@@ -58,7 +58,7 @@ int main(int argc, char **argv)
 		rows++;
 	}
 	fclose(f);
-	printf("%-12s %-12s %7ld %7ld %8ld %7.1fs\n", "total", "", tp, tf, ts, tt);
+	printf("%-21s %-12s %7ld %7ld %8ld %7.1fs\n", "total", "", tp, tf, ts, tt);
 	if (!rows) {
 		fprintf(stderr, "summary: no results in %s\n", argv[1]);
 		tf++;

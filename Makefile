@@ -2,13 +2,15 @@
 # The harness builds Debian's linux-source-6.12 with patches/ applied and
 # boots it in QEMU. See README.md.
 
-.PHONY: help test quick run boot vm bench clean-cache
+.PHONY: help test quick judge run boot vm bench clean-cache
 
 help:
 	@echo "make test         build the patched KASAN kernel, boot it in QEMU, run every"
 	@echo "                  suite of tests/boots; ends with 'N passed, N failed, N skipped'"
 	@echo "make quick        a few minutes' subset of make test for the edit-test loop:"
 	@echo "                  KUnit and test_bpf inline, the e2e suite inline, tools/vm"
+	@echo "make judge RUN=d  judge a stored run of make test again from its consoles,"
+	@echo "                  no boot (RUN: the run directory make test printed)"
 	@echo "make run          the demo: boot the patched kernel, run a BPF program with a"
 	@echo "                  use-after-free, show the KASAN report and its decoded form"
 	@echo "make vm CMD='...' run a host command in the patched kernel (tools/vm -- CMD)"
@@ -26,6 +28,9 @@ test:
 # CI runs) has them all.
 quick:
 	@BJK_BOOTS="inline e2e-inline vm" harness/test.sh
+
+judge:
+	@harness/judge.sh "$(RUN)"
 
 run:
 	@demo/run.sh

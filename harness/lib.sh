@@ -84,3 +84,18 @@ image_path() {
 suite_out() {
 	echo "$CACHE/suites/$(basename "$(build_dir)")/$1"
 }
+
+# The boots of tests/boots, one "name|suites|extra" line each (comments and
+# blank lines dropped), only those named in BJK_BOOTS when it is set.
+boot_lines() {
+	local line name
+	while IFS= read -r line; do
+		IFS='|' read -r name _ <<<"$line"
+		name=${name//[[:space:]]/}
+		case "$name" in '' | '#'*) continue ;; esac
+		if [ -n "${BJK_BOOTS:-}" ] && [[ " $BJK_BOOTS " != *" $name "* ]]; then
+			continue
+		fi
+		printf '%s\n' "$line"
+	done <"$BJK_ROOT/tests/boots"
+}

@@ -20,15 +20,11 @@ note "run: $run (source $(source_version), series $(series_hash | cut -c1-12), $
 # The boot table is read whole first: the boots' own processes then never
 # share the loop's stdin (a run once booted a phantom "boot" made of the
 # tail of a line, the file offset moved under the loop's read).
-mapfile -t boots <"$BJK_ROOT/tests/boots"
+mapfile -t boots < <(boot_lines)
 for line in "${boots[@]}"; do
 	IFS='|' read -r name suites extra <<<"$line"
 	name=${name//[[:space:]]/}
 	suites=${suites//[[:space:]]/}
-	case "$name" in '' | '#'*) continue ;; esac
-	if [ -n "${BJK_BOOTS:-}" ] && [[ " $BJK_BOOTS " != *" $name "* ]]; then
-		continue
-	fi
 	# shellcheck disable=SC2086 # extra is a list of kernel parameters
 	"$BJK_ROOT/harness/boot.sh" "$name" "$suites" "$run" $extra </dev/null
 done

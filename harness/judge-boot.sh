@@ -1,0 +1,43 @@
+#!/bin/bash
+# The verdicts of one boot from what it left in the run directory:
+#   judge-boot.sh NAME SUITES RUNDIR
+# Reads RUNDIR/NAME.log (the console), NAME.log.status and NAME.log.secs;
+# judges each suite of SUITES (harness/src/suite.c; "kunit" through the
+# tree's kunit.py) and scans the console for splats (harness/src/splat.c).
+# KTAP goes to stdout and to RUNDIR/NAME.ktap; one row per verdict to
+# RUNDIR/results.tsv. Run by boot.sh after each boot and by judge.sh.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+name=$1 suites=$2 run=$3
+log=$run/$name.log
+ktap=$run/$name.ktap
+results=$run/results.tsv
+: >"$ktap"
+secs=$(cat "$log.secs" 2>/dev/null || echo 0.0)
+status=$(cat "$log.status" 2>/dev/null || echo "qemu.sh failed")
+case "$status" in
+"exit "*) printf '%s\tboot\t1\t0\t0\t%s\tguest %s\n' "$name" "$secs" "$status" >>"$results" ;;
+*) printf '%s\tboot\t0\t1\t0\t%s\t%s\n' "$name" "$secs" "$status" >>"$results" ;;
+esac
+
+verdict() {
+	"$TOOLS/bjk-suite" "$@" | tee -a "$ktap"
+}
+scan() {
+	"$TOOLS/bjk-splat" "$name" "$log" "$results" | tee -a "$ktap"
+}
+for s in $(echo "$suites" | tr ',' ' '); do
+	if [ "$s" = kunit ]; then
+		# kunit.py reads the KUnit part only: what came before /init.
+		sed '/BJK-INIT-START/q' "$log" >"$run/$name.kunit.console"
+		python3 "$(tree_dir)/tools/testing/kunit/kunit.py" parse \
+			"$run/$name.kunit.console" >"$run/$name.kunit.txt" 2>&1 || true
+		sed 's/^/  kunit.py: /' "$run/$name.kunit.txt"
+		stage "suite $name/kunit" verdict kunit "$name" "$log" "$results" "$run/$name.kunit.txt" || true
+	else
+		stage "suite $name/$s" verdict "$s" "$name" "$log" "$results" || true
+	fi
+done
+stage "splat $name" scan || true
+note "boot $name: console $log, KTAP $ktap"

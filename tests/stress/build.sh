@@ -1,8 +1,9 @@
 #!/bin/bash
-# Build the stress suite's guest side:
+# Build the guest side of the suites under load and faults:
 #   tests/stress/build.sh TREE BUILD OUT
-# OUT/bjk-stress: the static runner (stress.c) with the BPF object
-# (progs/stress.bpf.c) embedded. The programs need only uapi headers.
+# OUT/bjk-stress: the stress suite's runner (stress.c) with the BPF object
+# (progs/stress.bpf.c) embedded; OUT/bjk-faults: the fault-injection suite's
+# (faults.c, raw programs). Both static; uapi headers only.
 set -euo pipefail
 
 name=stress
@@ -23,4 +24,8 @@ gcc -static -O2 -g -Wall -Wextra -Werror -Wno-missing-field-initializers -pthrea
 	-o "$out/bjk-stress.tmp" "$here/stress.c" "$work/objects.S" \
 	"$libbpf_a" -l:libelf.a -l:libz.a
 mv -f "$out/bjk-stress.tmp" "$out/bjk-stress"
-echo "stress: $out/bjk-stress (in $((SECONDS - t0))s)"
+gcc -static -O2 -g -Wall -Wextra -Werror -Wno-missing-field-initializers \
+	-I"$work/root/include" -I"$tree/tools/include/uapi" -I"$root/lib" \
+	-o "$out/bjk-faults.tmp" "$here/faults.c" "$libbpf_a" -l:libelf.a -l:libz.a
+mv -f "$out/bjk-faults.tmp" "$out/bjk-faults"
+echo "stress: $out/bjk-stress, $out/bjk-faults (in $((SECONDS - t0))s)"

@@ -18,16 +18,7 @@ need_static_libs
 t0=$SECONDS
 libbpf_static
 
-# uapi linux/bpf.h from the tree (it matches the kernel); asm/ from the host.
-"$clang" -g -O2 -target bpf -mcpu=v4 -Wall -Werror \
-	-I"$tree/tools/include/uapi" -I"$work/root/include" \
-	-idirafter /usr/include/x86_64-linux-gnu \
-	-c "$here/progs/bench.bpf.c" -o "$work/bench.bpf.o"
-
+bpf_object "$here/progs/bench.bpf.c" "$work/bench.bpf.o"
 embed_bpf_object "$work/bench.bpf.o" "$work/objects.S"
-gcc -static -O2 -g -Wall -Wextra -Werror -Wno-missing-field-initializers \
-	-I"$work/root/include" -I"$tree/tools/include/uapi" -I"$root/lib" \
-	-o "$out/bjk-bench.tmp" "$here/runner.c" "$work/objects.S" \
-	"$libbpf_a" -l:libelf.a -l:libz.a -lm
-mv -f "$out/bjk-bench.tmp" "$out/bjk-bench"
+guest_program "$out/bjk-bench" "$here/runner.c" "$work/objects.S" -lm
 echo "bench: $out/bjk-bench (in $((SECONDS - t0))s)"

@@ -76,3 +76,23 @@ bjk_bpf_obj_end:
 	.section .note.GNU-stack,"",@progbits
 EOS
 }
+
+# bpf_object SRC OBJ: a BPF program that needs only uapi headers (linux/bpf.h
+# from the tree, which matches the kernel; asm/ from the host), for -mcpu=v4.
+bpf_object() {
+	"$clang" -g -O2 -target bpf -mcpu=v4 -Wall -Werror \
+		-I"$tree/tools/include/uapi" -I"$work/root/include" \
+		-idirafter /usr/include/x86_64-linux-gnu -c "$1" -o "$2"
+}
+
+# guest_program OUT SOURCE... [-lLIB...]: a static program for the guest
+# with libbpf (libbpf_static first), the tree's uapi and lib/ headers;
+# written to OUT.tmp, renamed to OUT once whole.
+guest_program() {
+	local dst=$1
+	shift
+	gcc -static -O2 -g -Wall -Wextra -Werror -Wno-missing-field-initializers -pthread \
+		-I"$work/root/include" -I"$tree/tools/include/uapi" -I"$root/lib" \
+		-o "$dst.tmp" "$@" "$libbpf_a" -l:libelf.a -l:libz.a
+	mv -f "$dst.tmp" "$dst"
+}

@@ -14,18 +14,8 @@ need_static_libs
 t0=$SECONDS
 libbpf_static
 
-"$clang" -g -O2 -target bpf -mcpu=v4 -Wall -Werror \
-	-I"$tree/tools/include/uapi" -I"$work/root/include" \
-	-idirafter /usr/include/x86_64-linux-gnu \
-	-c "$here/progs/stress.bpf.c" -o "$work/stress.bpf.o"
+bpf_object "$here/progs/stress.bpf.c" "$work/stress.bpf.o"
 embed_bpf_object "$work/stress.bpf.o" "$work/objects.S"
-gcc -static -O2 -g -Wall -Wextra -Werror -Wno-missing-field-initializers -pthread \
-	-I"$work/root/include" -I"$tree/tools/include/uapi" \
-	-o "$out/bjk-stress.tmp" "$here/stress.c" "$work/objects.S" \
-	"$libbpf_a" -l:libelf.a -l:libz.a
-mv -f "$out/bjk-stress.tmp" "$out/bjk-stress"
-gcc -static -O2 -g -Wall -Wextra -Werror -Wno-missing-field-initializers \
-	-I"$work/root/include" -I"$tree/tools/include/uapi" -I"$root/lib" \
-	-o "$out/bjk-faults.tmp" "$here/faults.c" "$libbpf_a" -l:libelf.a -l:libz.a
-mv -f "$out/bjk-faults.tmp" "$out/bjk-faults"
+guest_program "$out/bjk-stress" "$here/stress.c" "$work/objects.S"
+guest_program "$out/bjk-faults" "$here/faults.c"
 echo "stress: $out/bjk-stress, $out/bjk-faults (in $((SECONDS - t0))s)"

@@ -52,39 +52,12 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bjk-checks.h"
+#include "bjk-out.h"
 
 
 extern const char bjk_bpf_obj[], bjk_bpf_obj_end[];
 
-static int use_kmsg;
 
-static void out(const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if (n > (int)sizeof(buf) - 2)
-		n = sizeof(buf) - 2;
-	buf[n++] = '\n';
-	if (use_kmsg) {
-		int fd = open("/dev/kmsg", O_WRONLY);
-
-		if (fd >= 0) {
-			if (write(fd, buf, n) == n) {
-				close(fd);
-				return;
-			}
-			close(fd);
-		}
-	}
-	fwrite(buf, 1, n, stdout);
-}
 
 /* ---- the programs ------------------------------------------------------- */
 
@@ -614,7 +587,7 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "kr:p:c:o:")) != -1) {
 		switch (opt) {
-		case 'k': use_kmsg = 1; break;
+		case 'k': bjk_out_to_kmsg(); break;
 		case 'r': repeat = atoi(optarg); break;
 		case 'p': passes = atoi(optarg); break;
 		case 'c': count = atoi(optarg); break;

@@ -38,6 +38,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "bjk-checks.h"
+#include "bjk-out.h"
 
 #define MODULE_NAME	"bjk_e2e"
 #define LAST_ADDR	"/sys/module/" MODULE_NAME "/parameters/last_addr"
@@ -49,39 +50,9 @@
 extern const char bjk_bpf_obj[], bjk_bpf_obj_end[];
 
 static const char *obj_path;
-static int use_kmsg;
 static const char *filter;
 static int kmsg_fd = -1;
 static int harden;
-
-/* ---- output ------------------------------------------------------------ */
-
-static void out(const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if (n >= (int)sizeof(buf))
-		n = sizeof(buf) - 1;
-	if (use_kmsg) {
-		int fd = open("/dev/kmsg", O_WRONLY);
-
-		if (fd >= 0) {
-			/* one record per line; no trailing newline needed */
-			(void)!write(fd, buf, n);
-			close(fd);
-			return;
-		}
-	}
-	printf("%s\n", buf);
-	fflush(stdout);
-}
 
 /* ---- a case ------------------------------------------------------------ */
 
@@ -1790,7 +1761,7 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "ko:f:")) != -1) {
 		switch (opt) {
 		case 'k':
-			use_kmsg = 1;
+			bjk_out_to_kmsg();
 			break;
 		case 'o':
 			obj_path = optarg;

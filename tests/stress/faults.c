@@ -33,6 +33,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include "bjk-checks.h"
+#include "bjk-out.h"
 
 #define MAX_NTH		5000
 #define ENOTSUPP	524	/* the kernel's, not in the uapi */
@@ -51,22 +52,9 @@
 #define JEQ_IMM(d, i, o) I(BPF_JMP | BPF_JEQ | BPF_K, d, 0, o, i)
 #define LD_MAP(d, fd)	I(BPF_LD | BPF_IMM | BPF_DW, d, BPF_PSEUDO_MAP_FD, 0, fd), I(0, 0, 0, 0, 0)
 
-static int use_kmsg, kmsg_fd = -1, ntests, nfail;
+static int ntests, nfail;
 static const char *verbose = "0";
 
-static void out(const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (use_kmsg && kmsg_fd >= 0 && write(kmsg_fd, buf, strlen(buf)) >= 0)
-		return;
-	printf("%s\n", buf);
-	fflush(stdout);
-}
 
 static int write_file(const char *path, const char *v)
 {
@@ -274,7 +262,7 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "kv")) != -1) {
 		if (opt == 'k')
-			use_kmsg = 1;
+			bjk_out_to_kmsg();
 		else if (opt == 'v')
 			verbose = "2";	/* each injected failure's stack on the console */
 		else {
@@ -282,8 +270,6 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (use_kmsg)
-		kmsg_fd = open("/dev/kmsg", O_WRONLY);
 	out("KTAP version 1");
 	out("1..%d", NPROGS);
 	/* GFP_KERNEL allocations fail too, quietly; only fail-nth decides which */

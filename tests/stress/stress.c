@@ -49,6 +49,7 @@
 #include <linux/if_link.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "bjk-out.h"
 
 #define STRESS_PORT	9999
 #define RUN_REPEAT	64
@@ -58,29 +59,9 @@ enum { C_RUNS, C_TAIL_A, C_TAIL_B, C_PACKETS, C_HASH_HITS, C_INNER_HITS, NCOUNTS
 
 extern const char bjk_bpf_obj[], bjk_bpf_obj_end[];
 
-static int use_kmsg, kmsg_fd = -1, nfail, ntests;
+static int nfail, ntests;
 static atomic_bool stop;
 
-static void out(const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if (use_kmsg && kmsg_fd >= 0) {
-		if (write(kmsg_fd, buf, strlen(buf)) < 0)
-			use_kmsg = 0;
-		else
-			return;
-	}
-	printf("%s\n", buf);
-	fflush(stdout);
-}
 
 static void verdict(bool ok, const char *name, const char *fmt, ...)
 {
@@ -304,15 +285,13 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "kt:")) != -1) {
 		switch (opt) {
-		case 'k': use_kmsg = 1; break;
+		case 'k': bjk_out_to_kmsg(); break;
 		case 't': secs = strtoul(optarg, NULL, 10); break;
 		default:
 			fprintf(stderr, "usage: %s [-k] [-t SECONDS]\n", argv[0]);
 			return 2;
 		}
 	}
-	if (use_kmsg)
-		kmsg_fd = open("/dev/kmsg", O_WRONLY);
 	out("KTAP version 1");
 	out("1..6");
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The output of the guest's test programs (KTAP, "#" notes, BJK-* lines):
+ * after bjk_out_to_kmsg(), one /dev/kmsg record per call, so that it sits
+ * in order among the kernel's own messages on the console (where the
+ * harness reads it); otherwise, or if the record cannot be written, a line
+ * on stdout.
+ *
+ * Header only: each user is a single C file (static, built for the guest).
+ */
+#ifndef BJK_OUT_H
+#define BJK_OUT_H
+
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <unistd.h>
+
+static int bjk_out_fd = -1;
+
+static inline void bjk_out_to_kmsg(void)
+{
+	bjk_out_fd = open("/dev/kmsg", O_WRONLY);
+}
+
+static void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void out(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (n >= (int)sizeof(buf))
+		n = sizeof(buf) - 1;
+	/* one record per call; kmsg needs no trailing newline */
+	if (bjk_out_fd >= 0 && write(bjk_out_fd, buf, n) == n)
+		return;
+	printf("%s\n", buf);
+	fflush(stdout);
+}
+
+#endif /* BJK_OUT_H */

@@ -36,10 +36,7 @@ for t in "$BJK_ROOT"/tests/host/*.sh; do
 	[ -f "$t" ] || continue
 	awk -F'\t' -v b="$(basename "$t" .sh)" '$1 == b' "$run/results.first.tsv" >>"$run/results.tsv"
 done
-for p in "$BJK_ROOT"/tests/*/post.sh; do
-	[ -f "$p" ] || continue
-	bash "$p" "$run" >/dev/null || true
-done
+post_checks "$run"
 
 echo "==> summary"
 rc=0

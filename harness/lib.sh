@@ -99,3 +99,13 @@ boot_lines() {
 		printf '%s\n' "$line"
 	done <"$BJK_ROOT/tests/boots"
 }
+
+# Checks across the boots of RUNDIR: tests/<suite>/post.sh RUNDIR appends rows
+# to RUNDIR/results.tsv.
+post_checks() {
+	local p
+	for p in "$BJK_ROOT"/tests/*/post.sh; do
+		[ -f "$p" ] || continue
+		stage "post $(basename "$(dirname "$p")")" bash "$p" "$1" || true
+	done
+}

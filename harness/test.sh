@@ -40,11 +40,7 @@ for t in "$BJK_ROOT"/tests/host/*.sh; do
 	stage "host $name" bash "$t" "$run" || true
 done
 
-# Checks across boots: tests/<suite>/post.sh RUNDIR appends rows to results.tsv.
-for p in "$BJK_ROOT"/tests/*/post.sh; do
-	[ -f "$p" ] || continue
-	stage "post $(basename "$(dirname "$p")")" bash "$p" "$run" || true
-done
+post_checks "$run"
 
 echo "==> summary"
 rc=0

@@ -781,6 +781,9 @@ static struct decoded decode(const struct report *r)
 		for (f = 0; f < d.s->nfuncs; f++)
 			if (d.s->fstart[f] > (int)fs && (uint32_t)d.s->fstart[f] < fe)
 				fe = d.s->fstart[f];
+		/* the report's check among the calls, or its access's rank in the table */
+		if (tab)
+			kth = 0;
 		for (k = 0; k < d.s->ncalls && !tab; k++) {
 			if (d.s->calls[k].func != d.func)
 				continue;
@@ -794,8 +797,6 @@ static struct decoded decode(const struct report *r)
 			kth += d.s->accs[k].insn < tab->insn;
 			nc++;
 		}
-		if (tab)
-			kth++;	/* from -1 */
 		for (k = fs; k < fe && k < d.s->ninsns; k++) {
 			const struct bpf_insn *x = &d.s->insns[k];
 

@@ -253,14 +253,16 @@ if [ "$(key test_progs "$here/test_progs.list" "${srcs[@]}" "$st"/*.[ch] "$st"/p
 		printf '%s\n' "${pt_extra[@]}"
 		for t2 in $tests; do echo "prog_tests/$t2.c"; done
 	} | xargs -P "$jobs" -n 1 bash -c 'ccu "$1"' _ || die "test_progs failed to compile (logs: $ow/*.log)"
-	# iters.c calls stack_mprotect(), which lives in prog_tests/test_lsm.c
-	# (not in the subset): take just that function from it.
-	{
-		printf '#include <unistd.h>\n#include <alloca.h>\n#include <sys/mman.h>\n'
-		sed -n '/^#define GET_PAGE_ADDR/,/^$/p; /^int stack_mprotect(void)/,/^}/p' \
-			"$st/prog_tests/test_lsm.c"
-	} >"$ow/stack_mprotect.c"
-	run "$ow/stack_mprotect.log" gcc -O1 -Wall -c "$ow/stack_mprotect.c" -o "$ow/stack_mprotect.o"
+	# iters.c calls stack_mprotect(), which lives in prog_tests/test_lsm.c:
+	# without that file in the subset, take just that function from it.
+	if [[ " $tests " != *" test_lsm "* ]]; then
+		{
+			printf '#include <unistd.h>\n#include <alloca.h>\n#include <sys/mman.h>\n'
+			sed -n '/^#define GET_PAGE_ADDR/,/^$/p; /^int stack_mprotect(void)/,/^}/p' \
+				"$st/prog_tests/test_lsm.c"
+		} >"$ow/stack_mprotect.c"
+		run "$ow/stack_mprotect.log" gcc -O1 -Wall -c "$ow/stack_mprotect.c" -o "$ow/stack_mprotect.o"
+	fi
 	run "$work/test_progs.log" gcc -static -o "$out/test_progs.tmp" "$ow"/*.o "${ulibs[@]}"
 	strip "$out/test_progs.tmp"
 	mv -f "$out/test_progs.tmp" "$out/test_progs"

@@ -35,11 +35,17 @@ static void out(const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return;
-	if (n >= (int)sizeof(buf))
-		n = sizeof(buf) - 1;
-	/* one record per call; kmsg needs no trailing newline */
-	if (bjk_out_fd >= 0 && write(bjk_out_fd, buf, n) == n)
+	if (n >= (int)sizeof(buf) - 1)
+		n = sizeof(buf) - 2;
+	/*
+	 * One record per call, ended by a newline: without it the kernel keeps
+	 * the record open for a continuation, and a reader of /dev/kmsg (the
+	 * decoder's watch) sees it only when the next record comes.
+	 */
+	buf[n] = '\n';
+	if (bjk_out_fd >= 0 && write(bjk_out_fd, buf, n + 1) == n + 1)
 		return;
+	buf[n] = '\0';
 	printf("%s\n", buf);
 	fflush(stdout);
 }

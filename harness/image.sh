@@ -35,8 +35,7 @@ trap 'rm -rf "$work"' EXIT
 		strip --strip-debug -o "$work/$(basename "$m")" "$build/$m"
 		echo "file /lib/modules/$(basename "$m") $work/$(basename "$m") 0644 0 0"
 	done
-	for b in "$BJK_ROOT"/tests/*/build.sh; do
-		[ -f "$b" ] || continue
+	while read -r b; do
 		s=$(basename "$(dirname "$b")")
 		echo "dir /$s 0755 0 0"
 		for f in "$(suite_out "$s")"/*; do
@@ -45,7 +44,7 @@ trap 'rm -rf "$work"' EXIT
 			[ -x "$f" ] && mode=0755
 			echo "file /$s/$(basename "$f") $f $mode 0 0"
 		done
-	done
+	done < <(suite_builds)
 } >"$work/spec"
 
 "$gen" "$work/spec" | gzip -n -1 >"$work/image.cpio.gz"

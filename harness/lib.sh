@@ -10,6 +10,36 @@ PATCHES=$(readlink -f "${BJK_PATCHES:-$BJK_ROOT/patches}")
 TOOLS=$CACHE/tools
 export BJK_ROOT CACHE
 
+# The kernel a stage works on. "series": patches/ and FRAGMENT, what every
+# suite tests. "museum" (BJK_VARIANT=museum; the boots of tests/boots whose
+# kernel column says so): the series plus tests/museum/museum.patch, which
+# re-creates historical verifier bugs behind switches, and FRAGMENT with
+# tests/museum/museum.config over it; a tree, a build and an image of its
+# own, never mixed with the series' ones.
+VARIANT=${BJK_VARIANT:-series}
+case "$VARIANT" in
+series) ;;
+museum)
+	# FRAGMENT's lines but those museum.config sets, then museum.config;
+	# the file is named by its contents (the build directory's key).
+	_bjk_frag=$(awk 'NR == FNR { if (match($0, /CONFIG_[A-Za-z0-9_]+/)) over[substr($0, RSTART, RLENGTH)] = 1; next }
+		!(match($0, /CONFIG_[A-Za-z0-9_]+/) && substr($0, RSTART, RLENGTH) in over)' \
+		"$BJK_ROOT/tests/museum/museum.config" "$FRAGMENT"
+		cat "$BJK_ROOT/tests/museum/museum.config")
+	FRAGMENT=$CACHE/fragments/museum-$(printf '%s\n' "$_bjk_frag" | sha256sum | cut -c1-12).config
+	if [ ! -f "$FRAGMENT" ]; then
+		mkdir -p "$CACHE/fragments"
+		printf '%s\n' "$_bjk_frag" >"$FRAGMENT.tmp.$$"
+		mv -f "$FRAGMENT.tmp.$$" "$FRAGMENT"
+	fi
+	;;
+*)
+	printf 'error: BJK_VARIANT=%s: want series or museum\n' "$VARIANT" >&2
+	exit 1
+	;;
+esac
+export BJK_VARIANT=$VARIANT
+
 die() {
 	printf 'error: %s\n' "$*" >&2
 	exit 1
@@ -55,9 +85,14 @@ source_version() {
 }
 
 # The series: patches/*.patch in order, without the cover letter.
+# The museum kernel: the series, then tests/museum/museum.patch.
 series_files() {
-	[ -d "$PATCHES" ] || return 0
-	find "$PATCHES" -maxdepth 1 -name '*.patch' ! -name '0000-cover-letter.patch' | LC_ALL=C sort
+	if [ -d "$PATCHES" ]; then
+		find "$PATCHES" -maxdepth 1 -name '*.patch' ! -name '0000-cover-letter.patch' | LC_ALL=C sort
+	fi
+	if [ "$VARIANT" = museum ]; then
+		echo "$BJK_ROOT/tests/museum/museum.patch"
+	fi
 }
 
 # sha256 over the contents of the series, in order. Empty series: sha of "".
@@ -68,7 +103,11 @@ series_hash() {
 
 # Paths keyed by what produced them.
 tree_dir() {
-	echo "$CACHE/src/$(source_version)"
+	if [ "$VARIANT" = museum ]; then
+		echo "$CACHE/src/$(source_version)-museum"
+	else
+		echo "$CACHE/src/$(source_version)"
+	fi
 }
 
 build_dir() {
@@ -80,12 +119,27 @@ image_path() {
 	echo "$CACHE/image/$(basename "$(build_dir)").cpio.gz"
 }
 
+# The tests/<suite>/build.sh of the kernel's image: the museum's kernel has
+# only the museum; the series' kernel all others.
+suite_builds() {
+	local b
+	for b in "$BJK_ROOT"/tests/*/build.sh; do
+		[ -f "$b" ] || continue
+		if [ "$VARIANT" = museum ]; then
+			[[ "$b" == */tests/museum/build.sh ]] || continue
+		else
+			[[ "$b" != */tests/museum/build.sh ]] || continue
+		fi
+		echo "$b"
+	done
+}
+
 # Where tests/<suite>/build.sh puts what its suite needs in the guest.
 suite_out() {
 	echo "$CACHE/suites/$(basename "$(build_dir)")/$1"
 }
 
-# The boots of tests/boots, one "name|suites|extra" line each (comments and
+# The boots of tests/boots, one "name|suites|extra|kernel" line each (comments and
 # blank lines dropped), only those named in BJK_BOOTS when it is set.
 boot_lines() {
 	local line name

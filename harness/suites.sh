@@ -1,6 +1,7 @@
 #!/bin/bash
 # Build what guest suites need besides the kernel: for each
-# tests/<suite>/build.sh, run it as `build.sh TREE BUILD OUT` with OUT in the
+# tests/<suite>/build.sh of the kernel (suite_builds), run it as
+# `build.sh TREE BUILD OUT` with OUT in the
 # cache (suite_out); image.sh puts the regular files of OUT into the guest
 # image as /<suite>/. Each script keeps its own caches (e.g. OUT/work).
 set -euo pipefail
@@ -8,8 +9,7 @@ set -euo pipefail
 
 tree=$(tree_dir)
 build=$(build_dir)
-for b in "$BJK_ROOT"/tests/*/build.sh; do
-	[ -f "$b" ] || continue
+while read -r b; do
 	s=$(basename "$(dirname "$b")")
 	out=$(suite_out "$s")
 	mkdir -p "$out"
@@ -18,4 +18,4 @@ for b in "$BJK_ROOT"/tests/*/build.sh; do
 		tail -n 40 "$out.log" >&2
 		die "building suite $s failed; full log: $out.log"
 	fi
-done
+done < <(suite_builds)

@@ -1,0 +1,43 @@
+# Suite museum, run in the guest by /init on the museum kernel (tests/boots:
+# the boots whose kernel is "museum"): every bug of tests/museum/museum.c,
+# with its bit off (the verifier must refuse) and on (out: a read past the
+# allocation; in: a write inside it). bjk.museum= on the kernel command line
+# names the boot's mode: off, inline, outline (the checks), interp (the JIT
+# off: the interpreter runs the programs). With checks on, the decoder
+# watches (tests/museum/post.sh compares its instruction with the runner's).
+# KTAP through /dev/kmsg.
+dir=/museum
+for f in "$dir/bjk-museum" "$dir/bjk-decode"; do
+	if [ ! -x "$f" ]; then
+		echo "BJK-ERROR: museum: $f is not in the image" >/dev/kmsg
+		exit 2
+	fi
+done
+mode=
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in
+	bjk.museum=*) mode=${arg#bjk.museum=} ;;
+	esac
+done
+case "$mode" in
+off | inline | outline) ;;
+interp)
+	if ! echo 0 >/proc/sys/net/core/bpf_jit_enable; then
+		echo "BJK-ERROR: museum: cannot turn the JIT off (net.core.bpf_jit_enable; a kernel with BPF_JIT_ALWAYS_ON?)" >/dev/kmsg
+		exit 2
+	fi
+	;;
+*)
+	echo "BJK-ERROR: museum: bjk.museum=$mode on the kernel command line: want off, inline, outline or interp (tests/boots)" >/dev/kmsg
+	exit 2
+	;;
+esac
+if [ "$mode" = inline ] || [ "$mode" = outline ]; then
+	echo 1 >/proc/sys/net/core/bpf_jit_kallsyms
+	BJK_DECODE_ACK=/tmp/museum.ack "$dir/bjk-decode" watch -a /tmp/museum.ack -- \
+		"$dir/bjk-museum" -k -m "$mode" >/tmp/museum.decode
+	rc=$?
+	while IFS= read -r l; do echo "# decode: $l" >/dev/kmsg; done </tmp/museum.decode
+	exit $rc
+fi
+"$dir/bjk-museum" -k -m "$mode"

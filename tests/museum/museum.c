@@ -1,0 +1,572 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bjk-museum: real verifier bugs, brought back one at a time by the museum
+ * kernel (tests/museum/museum.patch, bit N of bpf_museum= re-creates bug
+ * N), each with a program that uses it to reach memory it must not.
+ *
+ * Every program has the same frame: r9 = the control map's value (its input
+ * at 0, what the program read at 8), r8 = the target array map's value,
+ * r1 = the input, then the bug's instructions, which leave r1 == 1 at run
+ * time where the verifier believes r1 == 0, then
+ *	r1 &= 1; r1 <<= 8; r8 += r1; *(u64 *)(r8 + 0) (read or write)
+ * an access the verifier believes is at value + 0 and is at value + 256.
+ * The target's values are 256 bytes and struct bpf_array is 256 (checked
+ * against the kernel's BTF at start), so:
+ *   out: one element, the map's memory one 512-byte kmalloc object: the read
+ *        at value + 256 is the first byte after it, where KASAN sees it.
+ *   in:  two elements: the write at value + 256 lands in element 1, inside
+ *        the allocation: no KASAN mode can see it; element 1 read back
+ *        shows it happened.
+ * Per bug: with the bit off the verifier must refuse the program with the
+ * bug's log line; with it on, out and in load and run.
+ *
+ *   bjk-museum [-k] -m off|inline|outline|interp [BUG...]
+ *
+ * -m: the boot's mode, which decides how many KASAN reports each case
+ * expects (BJK-EXPECT-BEGIN/END, counted by the harness's splat scan):
+ * out: 1 with checks on (inline, outline) and with the interpreter (its C is
+ * KASAN-instrumented), 0 with checks off; in: 0 everywhere. Per out case a
+ * line "BJK-MUSEUM <bug> prog <name> insn <N>" names the program and the
+ * faulting instruction (of the xlated program) that tests/museum/post.sh
+ * compares with the report's decoding and across the boots.
+ * Output: KTAP (-k: to /dev/kmsg).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include "bjk-out.h"
+
+/* insn macros, as in tools/include/linux/filter.h */
+#define BPF_ALU64_REG(OP, DST, SRC)					\
+	((struct bpf_insn) { .code = BPF_ALU64 | BPF_OP(OP) | BPF_X,	\
+	  .dst_reg = DST, .src_reg = SRC, .off = 0, .imm = 0 })
+#define BPF_ALU64_IMM(OP, DST, IMM)					\
+	((struct bpf_insn) { .code = BPF_ALU64 | BPF_OP(OP) | BPF_K,	\
+	  .dst_reg = DST, .src_reg = 0, .off = 0, .imm = IMM })
+#define BPF_ALU32_IMM(OP, DST, IMM)					\
+	((struct bpf_insn) { .code = BPF_ALU | BPF_OP(OP) | BPF_K,	\
+	  .dst_reg = DST, .src_reg = 0, .off = 0, .imm = IMM })
+#define BPF_MOV64_REG(DST, SRC)						\
+	((struct bpf_insn) { .code = BPF_ALU64 | BPF_MOV | BPF_X,	\
+	  .dst_reg = DST, .src_reg = SRC, .off = 0, .imm = 0 })
+#define BPF_MOV32_REG(DST, SRC)						\
+	((struct bpf_insn) { .code = BPF_ALU | BPF_MOV | BPF_X,		\
+	  .dst_reg = DST, .src_reg = SRC, .off = 0, .imm = 0 })
+#define BPF_MOV64_IMM(DST, IMM)						\
+	((struct bpf_insn) { .code = BPF_ALU64 | BPF_MOV | BPF_K,	\
+	  .dst_reg = DST, .src_reg = 0, .off = 0, .imm = IMM })
+#define BPF_MOV32_IMM(DST, IMM)						\
+	((struct bpf_insn) { .code = BPF_ALU | BPF_MOV | BPF_K,		\
+	  .dst_reg = DST, .src_reg = 0, .off = 0, .imm = IMM })
+#define BPF_LDX_MEM(SIZE, DST, SRC, OFF)				\
+	((struct bpf_insn) { .code = BPF_LDX | BPF_SIZE(SIZE) | BPF_MEM,\
+	  .dst_reg = DST, .src_reg = SRC, .off = OFF, .imm = 0 })
+#define BPF_STX_MEM(SIZE, DST, SRC, OFF)				\
+	((struct bpf_insn) { .code = BPF_STX | BPF_SIZE(SIZE) | BPF_MEM,\
+	  .dst_reg = DST, .src_reg = SRC, .off = OFF, .imm = 0 })
+#define BPF_ST_MEM(SIZE, DST, OFF, IMM)					\
+	((struct bpf_insn) { .code = BPF_ST | BPF_SIZE(SIZE) | BPF_MEM,	\
+	  .dst_reg = DST, .src_reg = 0, .off = OFF, .imm = IMM })
+#define BPF_JMP_IMM(OP, DST, IMM, OFF)					\
+	((struct bpf_insn) { .code = BPF_JMP | BPF_OP(OP) | BPF_K,	\
+	  .dst_reg = DST, .src_reg = 0, .off = OFF, .imm = IMM })
+#define BPF_JMP_REG(OP, DST, SRC, OFF)					\
+	((struct bpf_insn) { .code = BPF_JMP | BPF_OP(OP) | BPF_X,	\
+	  .dst_reg = DST, .src_reg = SRC, .off = OFF, .imm = 0 })
+#define BPF_JMP32_IMM(OP, DST, IMM, OFF)				\
+	((struct bpf_insn) { .code = BPF_JMP32 | BPF_OP(OP) | BPF_K,	\
+	  .dst_reg = DST, .src_reg = 0, .off = OFF, .imm = IMM })
+#define BPF_JMP_A(OFF)							\
+	((struct bpf_insn) { .code = BPF_JMP | BPF_JA,			\
+	  .dst_reg = 0, .src_reg = 0, .off = OFF, .imm = 0 })
+#define BPF_CALL_HELPER(FUNC)						\
+	((struct bpf_insn) { .code = BPF_JMP | BPF_CALL,		\
+	  .dst_reg = 0, .src_reg = 0, .off = 0, .imm = FUNC })
+#define BPF_EXIT_INSN()							\
+	((struct bpf_insn) { .code = BPF_JMP | BPF_EXIT,		\
+	  .dst_reg = 0, .src_reg = 0, .off = 0, .imm = 0 })
+
+#define R0 BPF_REG_0
+#define R1 BPF_REG_1
+#define R2 BPF_REG_2
+#define R3 BPF_REG_3
+#define R4 BPF_REG_4
+#define R5 BPF_REG_5
+#define R8 BPF_REG_8
+#define R9 BPF_REG_9
+#define R10 BPF_REG_10
+
+#define VALUE_SIZE	256
+#define BAD_OFF		256	/* the real offset of the access into the value */
+#define MAGIC		0x6d757365756d2121ULL	/* "museum!!" */
+#define IN_MARK		0x1122334455667788ULL	/* element 1 of the in map */
+#define MUSEUM_PARAM	"/sys/module/kernel/parameters/bpf_museum"
+
+static struct bpf_insn prog[128];
+static int n_insn, labels[4], n_fixups;
+static struct { int insn, label; } fixups[16];
+enum { L_OUT, L_1, L_2 };
+
+static void emit(struct bpf_insn insn)
+{
+	prog[n_insn++] = insn;
+}
+
+/* a jump to a label; resolve() fills in the offset */
+static void emit_jmp(struct bpf_insn insn, int label)
+{
+	fixups[n_fixups].insn = n_insn;
+	fixups[n_fixups++].label = label;
+	emit(insn);
+}
+
+static void label(int l)
+{
+	labels[l] = n_insn;
+}
+
+static void resolve(void)
+{
+	int i;
+
+	for (i = 0; i < n_fixups; i++)
+		prog[fixups[i].insn].off = labels[fixups[i].label] - fixups[i].insn - 1;
+}
+
+static void emit_ld_imm64(int reg, int src, uint64_t imm)
+{
+	emit((struct bpf_insn){ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = reg,
+				.src_reg = src, .imm = (uint32_t)imm });
+	emit((struct bpf_insn){ .imm = (uint32_t)(imm >> 32) });
+}
+
+static void emit_ld_map_fd(int reg, int fd)
+{
+	emit_ld_imm64(reg, BPF_PSEUDO_MAP_FD, (uint32_t)fd);
+}
+
+/*
+ * The bugs. Each body leaves r1 == 1 at run time where the buggy verifier
+ * believes r1 == 0; the fixed one sees r1 may be 1 and refuses the access.
+ */
+static int ringbuf_fd;
+
+/* CVE-2017-16995: a 32-bit mov of an immediate tracked sign-extended */
+static void signext(void)
+{
+	emit(BPF_MOV32_IMM(R1, -1));		/* verifier: -1, real: 0xffffffff */
+	emit(BPF_ALU64_IMM(BPF_ADD, R1, 1));	/* verifier: 0,  real: 1 << 32 */
+	emit(BPF_ALU64_IMM(BPF_RSH, R1, 32));	/* verifier: 0,  real: 1 */
+}
+
+/* CVE-2017-16996: the 64-bit bounds of an ALU32 result not truncated */
+static void alu32trunc(void)
+{
+	emit(BPF_MOV32_IMM(R1, -1));		/* r1 = 0xffffffff (both agree) */
+	emit(BPF_ALU32_IMM(BPF_ADD, R1, 1));	/* verifier: 1 << 32, real: 0 */
+	emit(BPF_ALU64_IMM(BPF_RSH, R1, 32));	/* verifier: 1, real: 0 */
+	emit(BPF_ALU64_IMM(BPF_XOR, R1, 1));	/* verifier: 0, real: 1 */
+}
+
+/* CVE-2020-8835: after a JMP32 the low halves of umin/umax taken as a range */
+static void jmp32bound(void)
+{
+	emit_jmp(BPF_JMP_IMM(BPF_JLT, R1, 1, 0), L_OUT);	/* r1 >= 1 */
+	emit_ld_imm64(R2, 0, 0x100000001ULL);
+	emit_jmp(BPF_JMP_REG(BPF_JGT, R1, R2, 0), L_OUT);	/* r1 <= 0x100000001 */
+	emit_jmp(BPF_JMP32_IMM(BPF_JEQ, R1, 5, 0), L_OUT);	/* any jmp32 */
+	emit(BPF_MOV32_REG(R1, R1));		/* verifier: 1, real (input 2): 2 */
+	emit(BPF_ALU64_IMM(BPF_SUB, R1, 1));	/* verifier: 0, real: 1 */
+}
+
+/* CVE-2020-27194: scalar32_min_max_or() took its bounds from the 64-bit ones */
+static void or32bound(void)
+{
+	emit_jmp(BPF_JMP_IMM(BPF_JLT, R1, 1, 0), L_OUT);	/* r1 >= 1 */
+	emit_ld_imm64(R2, 0, 0x600000001ULL);
+	emit_jmp(BPF_JMP_REG(BPF_JGT, R1, R2, 0), L_OUT);	/* r1 <= 0x600000001 */
+	emit_jmp(BPF_JMP32_IMM(BPF_JSLT, R1, 0, 0), L_OUT);	/* (s32)r1 >= 0 */
+	emit(BPF_ALU64_IMM(BPF_OR, R1, 0));	/* verifier: s32 [1, 1] */
+	emit(BPF_MOV32_REG(R1, R1));		/* verifier: 1, real (input 2): 2 */
+	emit(BPF_ALU64_IMM(BPF_SUB, R1, 1));	/* verifier: 0, real: 1 */
+}
+
+/* CVE-2021-31440: u32_min_value taken from umin alone */
+static void u32min(void)
+{
+	emit_jmp(BPF_JMP_IMM(BPF_JLT, R1, 1, 0), L_OUT);	/* verifier: u32 >= 1 */
+	emit_jmp(BPF_JMP32_IMM(BPF_JGT, R1, 1, 0), L_OUT);	/* verifier: u32 == 1 */
+	emit(BPF_MOV32_REG(R1, R1));		/* verifier: 1, real (input 1 << 32): 0 */
+	emit(BPF_ALU64_IMM(BPF_XOR, R1, 1));	/* verifier: 0, real: 1 */
+}
+
+/* CVE-2022-23222: arithmetic on a *_OR_NULL pointer, its offset reset at the check */
+static void ornull(void)
+{
+	/* 0x2000 > the 4096-byte ring: bpf_ringbuf_reserve() returns NULL */
+	emit_ld_map_fd(R1, ringbuf_fd);
+	emit(BPF_MOV64_IMM(R2, 0x2000));
+	emit(BPF_MOV64_IMM(R3, 0));
+	emit(BPF_CALL_HELPER(BPF_FUNC_ringbuf_reserve));
+	emit(BPF_MOV64_REG(R1, R0));
+	emit(BPF_ALU64_IMM(BPF_ADD, R1, 1));	/* ringbuf_mem_or_null + 1 */
+	emit_jmp(BPF_JMP_IMM(BPF_JEQ, R0, 0, 0), L_1);
+	emit(BPF_MOV64_REG(R1, R0));		/* not NULL: give it back */
+	emit(BPF_MOV64_IMM(R2, 0));
+	emit(BPF_CALL_HELPER(BPF_FUNC_ringbuf_discard));
+	emit_jmp(BPF_JMP_A(0), L_OUT);
+	label(L_1);				/* NULL: verifier r1 = 0, real 1 */
+}
+
+/*
+ * CVE-2023-2163: "if rX <= rY" did not make rY precise, so a state where r2
+ * was a known 0x7fffffff pruned the path where it is 0 (BPF_F_TEST_STATE_FREQ
+ * makes the verifier save a state at every jump, so pruning does not depend
+ * on its heuristics).
+ */
+static void prune(void)
+{
+	emit(BPF_MOV64_IMM(R2, 0x7fffffff));
+	emit_jmp(BPF_JMP_REG(BPF_JLE, R1, R2, 0), L_1);	/* input 1: taken */
+	emit(BPF_LDX_MEM(BPF_DW, R1, R9, 0));		/* r1 unknown */
+	emit(BPF_MOV64_IMM(R2, 0));
+	label(L_1);
+	emit_jmp(BPF_JMP_REG(BPF_JLE, R1, R2, 0), L_2);
+	emit(BPF_MOV64_IMM(R1, 0));
+	label(L_2);
+}
+
+static const struct bug {
+	const char *name, *cve, *fix;
+	int bit;
+	uint64_t input;
+	uint32_t flags;
+	const char *reject;	/* the verifier's last log line with the bit off */
+	void (*body)(void);
+} bugs[] = {
+	{ "signext", "CVE-2017-16995", "95a762e2c8c9", 0, 0, 0,
+	  "R8 min value is outside of the allowed memory range", signext },
+	{ "alu32trunc", "CVE-2017-16996", "0c17d1d2c619", 1, 0, 0,
+	  "R8 min value is outside of the allowed memory range", alu32trunc },
+	{ "jmp32bound", "CVE-2020-8835", "f2d67fec0b43", 2, 2, 0,
+	  "R8 max value is outside of the allowed memory range", jmp32bound },
+	{ "or32bound", "CVE-2020-27194", "5b9fbeb75b6a", 3, 2, 0,
+	  "R8 max value is outside of the allowed memory range", or32bound },
+	{ "u32min", "CVE-2021-31440", "10bf4e83167c", 4, 0x100000000ULL, 0,
+	  "R8 max value is outside of the allowed memory range", u32min },
+	{ "ornull", "CVE-2022-23222", "c25b2ae13603", 5, 0, 0,
+	  "R1 pointer arithmetic on ringbuf_mem_or_null prohibited, null-check it first", ornull },
+	{ "prune", "CVE-2023-2163", "71b547f56124", 6, 1, BPF_F_TEST_STATE_FREQ,
+	  "R8 max value is outside of the allowed memory range", prune },
+};
+#define NBUGS	(int)(sizeof(bugs) / sizeof(bugs[0]))
+
+static char log_buf[1 << 20];
+static int ntests, nfail;
+static const char *mode;
+
+static int write_file(const char *path, const char *v)
+{
+	int fd = open(path, O_WRONLY), n = -1;
+
+	if (fd >= 0) {
+		n = write(fd, v, strlen(v));
+		close(fd);
+	}
+	return n < 0 ? -1 : 0;
+}
+
+static void museum_bit(int bit)
+{
+	char v[16];
+
+	snprintf(v, sizeof(v), "%#x", bit < 0 ? 0 : 1u << bit);
+	if (write_file(MUSEUM_PARAM, v)) {
+		out("# error: %s: %s (not the museum kernel?)", MUSEUM_PARAM, strerror(errno));
+		exit(1);
+	}
+}
+
+/* The verifier log's last line but the statistics after it. */
+static const char *last_log_line(void)
+{
+	char *end = log_buf + strlen(log_buf), *p;
+
+	for (;;) {
+		while (end > log_buf && end[-1] == '\n')
+			*--end = '\0';
+		p = strrchr(log_buf, '\n');
+		p = p ? p + 1 : log_buf;
+		if (p == log_buf || (strncmp(p, "processed ", 10) &&
+				     strncmp(p, "verification time", 17)))
+			return p;
+		*p = '\0';
+		end = p;
+	}
+}
+
+/* The bug's program with its frame; the access reads (out) or writes (in). */
+static int load(const struct bug *b, int ctl, int target, bool write)
+{
+	char name[BPF_OBJ_NAME_LEN];
+	LIBBPF_OPTS(bpf_prog_load_opts, o, .log_buf = log_buf, .log_size = sizeof(log_buf),
+		    .log_level = 1, .prog_flags = b->flags);
+
+	n_insn = n_fixups = 0;
+	/* r9 = &ctl[0], r8 = &target[0], r1 = the input */
+	emit(BPF_ST_MEM(BPF_W, R10, -4, 0));
+	emit(BPF_MOV64_REG(R2, R10));
+	emit(BPF_ALU64_IMM(BPF_ADD, R2, -4));
+	emit_ld_map_fd(R1, ctl);
+	emit(BPF_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	emit_jmp(BPF_JMP_IMM(BPF_JEQ, R0, 0, 0), L_OUT);
+	emit(BPF_MOV64_REG(R9, R0));
+	emit(BPF_MOV64_REG(R2, R10));
+	emit(BPF_ALU64_IMM(BPF_ADD, R2, -4));
+	emit_ld_map_fd(R1, target);
+	emit(BPF_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	emit_jmp(BPF_JMP_IMM(BPF_JEQ, R0, 0, 0), L_OUT);
+	emit(BPF_MOV64_REG(R8, R0));
+	emit(BPF_LDX_MEM(BPF_DW, R1, R9, 0));
+	b->body();
+	/* r8 += (r1 & 1) << 8: the verifier believes + 0 */
+	emit(BPF_ALU64_IMM(BPF_AND, R1, 1));
+	emit(BPF_ALU64_IMM(BPF_LSH, R1, 8));
+	emit(BPF_ALU64_REG(BPF_ADD, R8, R1));
+	if (write) {
+		emit_ld_imm64(R2, 0, MAGIC);
+		emit(BPF_STX_MEM(BPF_DW, R8, R2, 0));
+	} else {
+		emit(BPF_LDX_MEM(BPF_DW, R2, R8, 0));
+		emit(BPF_STX_MEM(BPF_DW, R9, R2, 8));
+	}
+	label(L_OUT);
+	emit(BPF_MOV64_IMM(R0, 0));
+	emit(BPF_EXIT_INSN());
+	resolve();
+	log_buf[0] = '\0';
+	snprintf(name, sizeof(name), "m_%s", b->name);
+	return bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, name, "GPL", prog, n_insn, &o);
+}
+
+/* The index of the access through r8 in the xlated program (what the decoder names). */
+static int faulting_insn(int fd)
+{
+	struct bpf_prog_info info = {};
+	uint32_t len = sizeof(info), k, n;
+	struct bpf_insn x[256];
+
+	if (bpf_prog_get_info_by_fd(fd, &info, &len) || info.xlated_prog_len > sizeof(x))
+		return -1;
+	n = info.xlated_prog_len / sizeof(x[0]);
+	memset(&info, 0, sizeof(info));
+	info.xlated_prog_len = n * sizeof(x[0]);
+	info.xlated_prog_insns = (uint64_t)(unsigned long)x;
+	len = sizeof(info);
+	if (bpf_prog_get_info_by_fd(fd, &info, &len))
+		return -1;
+	for (k = 0; k < n; k++)
+		if ((x[k].code == (BPF_LDX | BPF_DW | BPF_MEM) && x[k].src_reg == R8) ||
+		    (x[k].code == (BPF_STX | BPF_DW | BPF_MEM) && x[k].dst_reg == R8))
+			return k;
+	return -1;
+}
+
+static int run(int fd)
+{
+	uint8_t pkt[64] = {};
+	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = pkt, .data_size_in = sizeof(pkt),
+		    .repeat = 1);
+
+	return bpf_prog_test_run_opts(fd, &o);
+}
+
+static void result(bool ok, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void result(bool ok, const char *name, const char *fmt, ...)
+{
+	char note[600];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(note, sizeof(note), fmt, ap);
+	va_end(ap);
+	ntests++;
+	nfail += !ok;
+	out("%s %d museum.%s # %s", ok ? "ok" : "not ok", ntests, name, note);
+}
+
+/* Under `bjk-decode watch -a FILE`: keep the program until the watcher read its report. */
+static void decode_sync(const char *region)
+{
+	const char *ack = getenv("BJK_DECODE_ACK");
+	char buf[160];
+	ssize_t n;
+	int i, fd;
+
+	for (i = 0; ack && i < 5000; i++, usleep(1000)) {
+		fd = open(ack, O_RDONLY);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n > 0) {
+			buf[n] = '\0';
+			buf[strcspn(buf, "\n")] = '\0';
+			if (!strcmp(buf, region))
+				return;
+		}
+	}
+	if (ack)
+		out("# %s: bjk-decode did not acknowledge within 5 s", region);
+}
+
+static void one(const struct bug *b)
+{
+	uint64_t ctl_val[2] = { b->input, 0 }, elem[VALUE_SIZE / 8] = { IN_MARK };
+	char name[64], region[80];
+	int ctl, target, fd, insn, expect;
+	uint32_t one = 1;
+	bool ok;
+
+	/* bit off: the fixed verifier refuses the program */
+	ctl = bpf_map_create(BPF_MAP_TYPE_ARRAY, "m_ctl", 4, 16, 1, NULL);
+	target = bpf_map_create(BPF_MAP_TYPE_ARRAY, "m_target", 4, VALUE_SIZE, 1, NULL);
+	if (ctl < 0 || target < 0 || bpf_map_update_elem(ctl, &(uint32_t){ 0 }, ctl_val, 0)) {
+		snprintf(name, sizeof(name), "%s.maps", b->name);
+		result(false, name, "maps: %s", strerror(errno));
+		return;
+	}
+	museum_bit(-1);
+	fd = load(b, ctl, target, false);
+	snprintf(name, sizeof(name), "%s.fixed_rejects", b->name);
+	if (fd >= 0) {
+		close(fd);
+		result(false, name, "%s: bpf_museum=0 loaded the program", b->cve);
+	} else {
+		const char *l = last_log_line();
+
+		result(strstr(l, b->reject) != NULL, name, "%s: bpf_museum=0: \"%s\"%s%s", b->cve, l,
+		       strstr(l, b->reject) ? "" : ", want ", strstr(l, b->reject) ? "" : b->reject);
+	}
+
+	/* bit on, out: the read past the allocation */
+	museum_bit(b->bit);
+	snprintf(name, sizeof(name), "%s.out", b->name);
+	snprintf(region, sizeof(region), "museum.%s", name);
+	expect = strcmp(mode, "off") ? 1 : 0;
+	fd = load(b, ctl, target, false);
+	if (fd < 0) {
+		result(false, name, "bpf_museum=%#x: the program did not load: \"%s\"",
+		       1u << b->bit, last_log_line());
+	} else {
+		insn = faulting_insn(fd);
+		out("BJK-MUSEUM %s prog m_%s insn %d", b->name, b->name, insn);
+		out("BJK-EXPECT-BEGIN %s %d", region, expect);
+		ok = run(fd) == 0;
+		bpf_map_lookup_elem(ctl, &(uint32_t){ 0 }, ctl_val);
+		out("BJK-EXPECT-END %s", region);
+		if (expect)
+			decode_sync(region);
+		close(fd);
+		result(ok && insn >= 0, name, "%s: bpf_museum=%#x: loaded, ran: read %#llx at value + %d, "
+		       "the first byte after the map's 512-byte allocation (insn %d); %d report(s) "
+		       "expected (%s)", b->cve, 1u << b->bit, (unsigned long long)ctl_val[1],
+		       BAD_OFF, insn, expect, mode);
+	}
+	close(target);
+
+	/* bit on, in: the write into element 1, inside the allocation */
+	snprintf(name, sizeof(name), "%s.in", b->name);
+	snprintf(region, sizeof(region), "museum.%s", name);
+	target = bpf_map_create(BPF_MAP_TYPE_ARRAY, "m_target", 4, VALUE_SIZE, 2, NULL);
+	if (target < 0 || bpf_map_update_elem(target, &one, elem, 0)) {
+		result(false, name, "map: %s", strerror(errno));
+	} else if ((fd = load(b, ctl, target, true)) < 0) {
+		result(false, name, "bpf_museum=%#x: the program did not load: \"%s\"",
+		       1u << b->bit, last_log_line());
+	} else {
+		out("BJK-EXPECT-BEGIN %s 0", region);
+		ok = run(fd) == 0;
+		out("BJK-EXPECT-END %s", region);
+		close(fd);
+		memset(elem, 0, sizeof(elem));
+		bpf_map_lookup_elem(target, &one, elem);
+		result(ok && elem[0] == MAGIC, name, "%s: bpf_museum=%#x: loaded, ran: element 1 "
+		       "holds %#llx (%s): the write at value + %d stayed inside the map's "
+		       "allocation, where no KASAN mode sees it", b->cve, 1u << b->bit,
+		       (unsigned long long)elem[0], elem[0] == MAGIC ? "written" : "not written",
+		       BAD_OFF);
+	}
+	museum_bit(-1);
+	close(target);
+	close(ctl);
+}
+
+/* The frame's arithmetic needs the values to start 256 bytes into the allocation. */
+static int bpf_array_size(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	int id;
+
+	if (!btf)
+		return -1;
+	id = btf__find_by_name_kind(btf, "bpf_array", BTF_KIND_STRUCT);
+	return id < 0 ? -1 : (int)btf__resolve_size(btf, id);
+}
+
+int main(int argc, char **argv)
+{
+	int opt, i, k, n = 0, sz;
+
+	while ((opt = getopt(argc, argv, "km:")) != -1) {
+		if (opt == 'k')
+			bjk_out_to_kmsg();
+		else if (opt == 'm')
+			mode = optarg;
+		else
+			mode = NULL, optind = argc;
+	}
+	if (!mode || (strcmp(mode, "off") && strcmp(mode, "inline") && strcmp(mode, "outline") &&
+		      strcmp(mode, "interp"))) {
+		fprintf(stderr, "usage: %s [-k] -m off|inline|outline|interp [BUG...]\n", argv[0]);
+		return 2;
+	}
+	for (i = 0; i < NBUGS; i++)
+		for (k = optind; k < argc; k++)
+			n += !strcmp(argv[k], bugs[i].name);
+	if (optind == argc)
+		n = NBUGS;
+	out("KTAP version 1");
+	out("1..%d", 3 * n);
+	sz = bpf_array_size();
+	if (sz != VALUE_SIZE) {
+		out("# error: struct bpf_array is %d bytes in this kernel's BTF, the programs "
+		    "assume %d", sz, VALUE_SIZE);
+		return 1;
+	}
+	ringbuf_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "m_ring", 0, 0, 4096, NULL);
+	if (ringbuf_fd < 0) {
+		out("# error: ring buffer map: %s", strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < NBUGS; i++) {
+		bool want = optind == argc;
+
+		for (k = optind; k < argc; k++)
+			want |= !strcmp(argv[k], bugs[i].name);
+		if (want)
+			one(&bugs[i]);
+	}
+	out("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0", ntests - nfail, nfail);
+	return nfail ? 1 : 0;
+}

@@ -1,0 +1,67 @@
+#!/bin/bash
+# After the boots of make test (harness/test.sh runs tests/*/post.sh RUNDIR):
+# the bug museum's verdict across its boots. Per bug, the report of its out
+# case (the read past the allocation) must be the same with the checks
+# inline, outline and under the interpreter, the referee: bug type, Read or
+# Write, size, and where the address lies ("N bytes to the right of the
+# allocated M-byte region"; the addresses themselves differ from boot to
+# boot); with checks on the decoder must name the reproducer's program and
+# its faulting instruction (the runner's BJK-MUSEUM line). That each boot
+# has exactly the reports it expects (1 or 0 per case) is the splat scan's.
+# One row per bug in RUNDIR/results.tsv.
+set -euo pipefail
+
+run=$1
+boots=(museum-off museum-inline museum-outline museum-interp)
+have=0
+for b in "${boots[@]}"; do
+	[ -f "$run/$b.log" ] && have=$((have + 1))
+done
+[ "$have" -eq 0 ] && exit 0	# no museum boot ran (BJK_BOOTS)
+if [ "$have" -ne ${#boots[@]} ]; then
+	printf 'museum\tcompare\t0\t0\t1\t0.0\tneeds all four museum-* boots\n' >>"$run/results.tsv"
+	exit 0
+fi
+
+# Per boot and bug: "boot bug report|...|... insn prog:insn" (tab-separated):
+# the out case's first report inside its region, the runner's faulting insn,
+# the decoder's program and insn.
+facts=$run/museum-facts.tsv
+for b in "${boots[@]}"; do
+	sed 's/\r$//; s/^\[[ 0-9.]*\] //' "$run/$b.log" | awk -v boot="$b" -F'\n' '
+	/^BJK-MUSEUM / { split($0, f, " "); bugs[f[2]] = 1; insn[f[2]] = f[6] }
+	/^BJK-EXPECT-BEGIN museum\.[a-z0-9_]+\.out / { split($0, f, " "); split(f[2], g, "."); cur = g[2]; next }
+	/^BJK-EXPECT-END / { cur = ""; next }
+	cur != "" && /^BUG: KASAN: / && !(cur in type) { t = $0; sub(/^BUG: KASAN: /, "", t); sub(/ in .*/, "", t); type[cur] = t; want = cur }
+	want != "" && /^(Read|Write) of size [0-9]+ / && !(want in acc) { split($0, f, " "); acc[want] = f[1] " " f[4] }
+	want != "" && /^The buggy address is located / { l = $0; sub(/^The buggy address is located /, "", l); loc[want] = l; getline; x = $0; sub(/^ */, "", x); sub(/ \[.*/, "", x); loc[want] = loc[want] " " x; want = "" }
+	/^# decode:   program  m_/ { split($0, f, " "); dprog = f[4]; dbug = substr(dprog, 3) }
+	/^# decode:   insn     [0-9]+:/ && dbug != "" { split($0, f, " "); n = f[4]; sub(/:$/, "", n); dec[dbug] = dprog ":" n; dbug = "" }
+	END {
+		for (k in bugs)
+			printf "%s\t%s\t%s|%s|%s\t%s\t%s\n", boot, k, type[k] == "" ? "none" : type[k], acc[k], loc[k], insn[k], dec[k] == "" ? "-" : dec[k]
+	}'
+done >"$facts"
+
+for bug in $(cut -f2 "$facts" | sort -u); do
+	get() { awk -F'\t' -v b="$1" -v k="$bug" -v c="$2" '$1 == b && $2 == k { print $c }' "$facts"; }
+	ref=$(get museum-interp 3)
+	insn=$(get museum-inline 4)
+	why=()
+	[ "$(get museum-off 3)" = "none||" ] || why+=("checks off: $(get museum-off 3)")
+	[ "$ref" != "none||" ] || why+=("the interpreter did not report")
+	for b in museum-inline museum-outline; do
+		[ "$(get $b 3)" = "$ref" ] || why+=("$b: $(get $b 3), interpreter: $ref")
+		[ "$(get $b 5)" = "m_$bug:$(get $b 4)" ] ||
+			why+=("$b: decoded to $(get $b 5), the program's access is m_$bug:$(get $b 4)")
+	done
+	if [ ${#why[@]} -eq 0 ]; then
+		printf 'museum\t%s\t1\t0\t0\t0.0\t%s (inline, outline, interp); insn %s\n' \
+			"$bug" "$ref" "$insn" >>"$run/results.tsv"
+		echo "  museum $bug: same report in inline, outline, interp: $ref; decoded to insn $insn"
+	else
+		printf 'museum\t%s\t0\t1\t0\t0.0\t%s\n' "$bug" "$(IFS=';'; echo "${why[*]}" | cut -c1-300)" \
+			>>"$run/results.tsv"
+		echo "  museum $bug: FAILED: ${why[*]}"
+	fi
+done

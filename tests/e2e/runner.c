@@ -39,6 +39,7 @@
 #include <bpf/libbpf.h>
 #include "bjk-checks.h"
 #include "bjk-out.h"
+#include "bjk-guest.h"
 
 #define MODULE_NAME	"bjk_e2e"
 #define LAST_ADDR	"/sys/module/" MODULE_NAME "/parameters/last_addr"
@@ -603,38 +604,6 @@ static bool tcase_begin(struct tcase *t, const char *name)
 	return true;
 }
 
-/*
- * Under `bjk-decode watch -a FILE` (tests/e2e.sh, for the decode suite):
- * keep the case's programs loaded until the watcher has read them, that is
- * until it writes the case's name to FILE (BJK_DECODE_ACK) on reading the
- * region's end. At most 5 s, then go on (the decode check fails the case).
- */
-static void decode_sync(const char *name)
-{
-	const char *ack = getenv("BJK_DECODE_ACK");
-	char buf[160];
-	int i, fd;
-	ssize_t n;
-
-	if (!ack)
-		return;
-	for (i = 0; i < 5000; i++) {
-		fd = open(ack, O_RDONLY);
-		if (fd >= 0) {
-			n = read(fd, buf, sizeof(buf) - 1);
-			close(fd);
-			if (n > 0) {
-				buf[n] = '\0';
-				buf[strcspn(buf, "\n")] = '\0';
-				if (!strcmp(buf, name))
-					return;
-			}
-		}
-		usleep(1000);
-	}
-	out("# %s: bjk-decode did not acknowledge the case within 5 s", name);
-}
-
 /* After the run: read the reports, close the region, judge, print. */
 static void tcase_end(struct tcase *t)
 {
@@ -648,7 +617,7 @@ static void tcase_end(struct tcase *t)
 		if (t->nexp) {
 			/* the newline ends the record now: a reader sees it at once */
 			kmsg_mark("BJK-EXPECT-END %s\n", t->name);
-			decode_sync(t->name);
+			bjk_decode_sync(t->name);
 		}
 	}
 	if (t->armed && n != t->nexp)

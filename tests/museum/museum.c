@@ -44,6 +44,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include "bjk-out.h"
+#include "bjk-guest.h"
 
 /* insn macros, as in tools/include/linux/filter.h */
 #define BPF_ALU64_REG(OP, DST, SRC)					\
@@ -274,23 +275,12 @@ static char log_buf[1 << 20];
 static int ntests, nfail;
 static const char *mode;
 
-static int write_file(const char *path, const char *v)
-{
-	int fd = open(path, O_WRONLY), n = -1;
-
-	if (fd >= 0) {
-		n = write(fd, v, strlen(v));
-		close(fd);
-	}
-	return n < 0 ? -1 : 0;
-}
-
 static void museum_bit(int bit)
 {
 	char v[16];
 
 	snprintf(v, sizeof(v), "%#x", bit < 0 ? 0 : 1u << bit);
-	if (write_file(MUSEUM_PARAM, v)) {
+	if (bjk_write_file(MUSEUM_PARAM, v)) {
 		out("# error: %s: %s (not the museum kernel?)", MUSEUM_PARAM, strerror(errno));
 		exit(1);
 	}
@@ -405,31 +395,6 @@ static void result(bool ok, const char *name, const char *fmt, ...)
 	out("%s %d museum.%s # %s", ok ? "ok" : "not ok", ntests, name, note);
 }
 
-/* Under `bjk-decode watch -a FILE`: keep the program until the watcher read its report. */
-static void decode_sync(const char *region)
-{
-	const char *ack = getenv("BJK_DECODE_ACK");
-	char buf[160];
-	ssize_t n;
-	int i, fd;
-
-	for (i = 0; ack && i < 5000; i++, usleep(1000)) {
-		fd = open(ack, O_RDONLY);
-		if (fd < 0)
-			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n > 0) {
-			buf[n] = '\0';
-			buf[strcspn(buf, "\n")] = '\0';
-			if (!strcmp(buf, region))
-				return;
-		}
-	}
-	if (ack)
-		out("# %s: bjk-decode did not acknowledge within 5 s", region);
-}
-
 static void one(const struct bug *b)
 {
 	uint64_t ctl_val[2] = { b->input, 0 }, elem[VALUE_SIZE / 8] = { IN_MARK };
@@ -476,7 +441,7 @@ static void one(const struct bug *b)
 		bpf_map_lookup_elem(ctl, &(uint32_t){ 0 }, ctl_val);
 		out("BJK-EXPECT-END %s", region);
 		if (expect)
-			decode_sync(region);
+			bjk_decode_sync(region);
 		close(fd);
 		result(ok && insn >= 0, name, "%s: bpf_museum=%#x: loaded, ran: read %#llx at value + %d, "
 		       "the first byte after the map's 512-byte allocation (insn %d); %d report(s) "

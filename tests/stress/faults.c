@@ -44,6 +44,7 @@
 #include <bpf/btf.h>
 #include "bjk-checks.h"
 #include "bjk-out.h"
+#include "bjk-guest.h"
 
 #define MAX_NTH		5000
 #define BALANCE_ROUNDS	300
@@ -66,17 +67,6 @@
 static int ntests, nfail;
 static const char *verbose = "0";
 
-
-static int write_file(const char *path, const char *v)
-{
-	int fd = open(path, O_WRONLY), n = -1;
-
-	if (fd >= 0) {
-		n = write(fd, v, strlen(v));
-		close(fd);
-	}
-	return n < 0 ? -1 : 0;
-}
 
 /* What a test program is, and what it must do once loaded. */
 struct fprog {
@@ -214,7 +204,7 @@ static void one(int n)
 		return;
 	}
 	if (p.harden)
-		write_file("/proc/sys/net/core/bpf_jit_harden", "2");
+		bjk_write_file("/proc/sys/net/core/bpf_jit_harden", "2");
 	for (k = 1; k <= MAX_NTH && !bad; k++) {
 		snprintf(nth, sizeof(nth), "%d", k);
 		if (pwrite(fd_nth, nth, strlen(nth), 0) < 0) {
@@ -253,7 +243,7 @@ static void one(int n)
 		tolerated++;
 	}
 	if (p.harden)
-		write_file("/proc/sys/net/core/bpf_jit_harden", "0");
+		bjk_write_file("/proc/sys/net/core/bpf_jit_harden", "0");
 	close(fd_nth);
 	if (!bad && k > MAX_NTH)
 		bad = "still failing after " "5000 sites";
@@ -293,7 +283,7 @@ static int settle_and_count(struct counts *c)
 	int i;
 
 	for (i = 0; i < 3; i++) {
-		write_file("/proc/sys/vm/drop_caches", "2");
+		bjk_write_file("/proc/sys/vm/drop_caches", "2");
 		sleep(1);
 	}
 	dir = opendir("/sys/kernel/slab");
@@ -303,7 +293,7 @@ static int settle_and_count(struct counts *c)
 		if (!strstr(d->d_name, "kmalloc"))
 			continue;
 		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink", d->d_name);
-		if (write_file(path, "1"))
+		if (bjk_write_file(path, "1"))
 			return closedir(dir), -1;
 	}
 	closedir(dir);
@@ -356,11 +346,11 @@ static int churn(int rounds, int fd_nth, int *loads, int *failed)
 		for (n = 0; n < NPROGS; n++) {
 			build(&p, n);
 			if (p.harden)
-				write_file("/proc/sys/net/core/bpf_jit_harden", "2");
+				bjk_write_file("/proc/sys/net/core/bpf_jit_harden", "2");
 			fd = bpf_prog_load(BPF_PROG_TYPE_SCHED_CLS, "bjk_balance", "GPL", p.insns,
 					   p.len, NULL);
 			if (p.harden)
-				write_file("/proc/sys/net/core/bpf_jit_harden", "0");
+				bjk_write_file("/proc/sys/net/core/bpf_jit_harden", "0");
 			if (fd < 0)
 				return -1;
 			(*loads)++;
@@ -459,10 +449,10 @@ int main(int argc, char **argv)
 	out("KTAP version 1");
 	out("1..%d", NPROGS + 1);
 	/* GFP_KERNEL allocations fail too, quietly; only fail-nth decides which */
-	if (write_file("/sys/kernel/debug/failslab/ignore-gfp-wait", "N") ||
-	    write_file("/sys/kernel/debug/fail_page_alloc/ignore-gfp-wait", "N") ||
-	    write_file("/sys/kernel/debug/failslab/verbose", verbose) ||
-	    write_file("/sys/kernel/debug/fail_page_alloc/verbose", verbose)) {
+	if (bjk_write_file("/sys/kernel/debug/failslab/ignore-gfp-wait", "N") ||
+	    bjk_write_file("/sys/kernel/debug/fail_page_alloc/ignore-gfp-wait", "N") ||
+	    bjk_write_file("/sys/kernel/debug/failslab/verbose", verbose) ||
+	    bjk_write_file("/sys/kernel/debug/fail_page_alloc/verbose", verbose)) {
 		out("# error: /sys/kernel/debug/{failslab,fail_page_alloc}: %s "
 		    "(CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC, CONFIG_FAULT_INJECTION_DEBUG_FS?)",
 		    strerror(errno));

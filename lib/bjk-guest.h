@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Small pieces the guest's test programs share (after bjk-out.h):
+ * writing a /proc or /sys knob, and waiting for the decoder's watch.
+ *
+ * Header only: each user is a single C file (static, built for the guest).
+ */
+#ifndef BJK_GUEST_H
+#define BJK_GUEST_H
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bjk-out.h"
+
+/* Write V to the knob at PATH: 0, or -1 (errno set). */
+static inline int bjk_write_file(const char *path, const char *v)
+{
+	int fd = open(path, O_WRONLY), n = -1;
+
+	if (fd >= 0) {
+		n = write(fd, v, strlen(v));
+		close(fd);
+	}
+	return n < 0 ? -1 : 0;
+}
+
+/*
+ * Under `bjk-decode watch -a FILE` (BJK_DECODE_ACK=FILE): keep a region's
+ * programs loaded until the watcher has read its reports, that is until it
+ * writes the region's name to FILE on reading its BJK-EXPECT-END line. At
+ * most 5 s, then go on (the decode check fails the region).
+ */
+static inline void bjk_decode_sync(const char *region)
+{
+	const char *ack = getenv("BJK_DECODE_ACK");
+	char buf[160];
+	ssize_t n;
+	int i, fd;
+
+	if (!ack)
+		return;
+	for (i = 0; i < 5000; i++) {
+		fd = open(ack, O_RDONLY);
+		if (fd >= 0) {
+			n = read(fd, buf, sizeof(buf) - 1);
+			close(fd);
+			if (n > 0) {
+				buf[n] = '\0';
+				buf[strcspn(buf, "\n")] = '\0';
+				if (!strcmp(buf, region))
+					return;
+			}
+		}
+		usleep(1000);
+	}
+	out("# %s: bjk-decode did not acknowledge within 5 s", region);
+}
+
+#endif /* BJK_GUEST_H */

@@ -28,7 +28,9 @@
  * KASAN-instrumented), 0 with checks off; in: 0 everywhere. Per out case a
  * line "BJK-MUSEUM <bug> prog <name> insn <N>" names the program and the
  * faulting instruction (of the xlated program) that tests/museum/post.sh
- * compares with the report's decoding and across the boots.
+ * compares with the report's decoding and across the boots. With checks
+ * on, each out case runs once more interpreted (the JIT off for its load),
+ * on the same map: the two reports must name the same address.
  * Output: KTAP (-k: to /dev/kmsg).
  */
 #include <errno.h>
@@ -160,6 +162,15 @@ static void emit_ld_map_fd(int reg, int fd)
  * believes r1 == 0; the fixed one sees r1 may be 1 and refuses the access.
  */
 static int ringbuf_fd;
+static const char *mode;
+
+#define JIT_ENABLE	"/proc/sys/net/core/bpf_jit_enable"
+
+/* A boot with checks on: each out case runs JITed and interpreted. */
+static bool jit_mode(void)
+{
+	return !strcmp(mode, "inline") || !strcmp(mode, "outline");
+}
 
 /* CVE-2017-16995: a 32-bit mov of an immediate tracked sign-extended */
 static void signext(void)
@@ -273,7 +284,6 @@ static const struct bug {
 
 static char log_buf[1 << 20];
 static int ntests, nfail;
-static const char *mode;
 
 static void museum_bit(int bit)
 {
@@ -448,6 +458,31 @@ static void one(const struct bug *b)
 		       "expected (%s)", b->cve, 1u << b->bit, (unsigned long long)ctl_val[1],
 		       BAD_OFF, insn, expect, mode);
 	}
+
+	/*
+	 * With checks on: the same program again, interpreted, on the same
+	 * map: its report must name the same address (post.sh compares).
+	 */
+	if (jit_mode()) {
+		snprintf(name, sizeof(name), "%s.out_interp", b->name);
+		snprintf(region, sizeof(region), "museum.%s", name);
+		if (bjk_write_file(JIT_ENABLE, "0")) {
+			result(false, name, "%s: %s", JIT_ENABLE, strerror(errno));
+		} else {
+			fd = load(b, ctl, target, false);
+			bjk_write_file(JIT_ENABLE, "1");
+			if (fd < 0) {
+				result(false, name, "the program did not load: \"%s\"", last_log_line());
+			} else {
+				out("BJK-EXPECT-BEGIN %s 1", region);
+				ok = run(fd) == 0;
+				out("BJK-EXPECT-END %s", region);
+				close(fd);
+				result(ok, name, "%s: the same program interpreted, on the same map: "
+				       "1 report expected", b->cve);
+			}
+		}
+	}
 	close(target);
 
 	/* bit on, in: the write into element 1, inside the allocation */
@@ -512,7 +547,7 @@ int main(int argc, char **argv)
 	if (optind == argc)
 		n = NBUGS;
 	out("KTAP version 1");
-	out("1..%d", 3 * n);
+	out("1..%d", (jit_mode() ? 4 : 3) * n);
 	sz = bpf_array_size();
 	if (sz != VALUE_SIZE) {
 		out("# error: struct bpf_array is %d bytes in this kernel's BTF, the programs "

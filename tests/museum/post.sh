@@ -4,9 +4,11 @@
 # case (the read past the allocation) must be the same with the checks
 # inline, outline and under the interpreter, the referee: bug type, Read or
 # Write, size, and where the address lies ("N bytes to the right of the
-# allocated M-byte region"; the addresses themselves differ from boot to
-# boot); with checks on the decoder must name the reproducer's program and
-# its faulting instruction (the runner's BJK-MUSEUM line). That each boot
+# allocated M-byte region"; the addresses differ from boot to boot, so
+# each boot with checks on runs the program interpreted too, on the same map,
+# and the two reports must name the same address); with checks on the
+# decoder must name the reproducer's program and its faulting instruction
+# (the runner's BJK-MUSEUM line). That each boot
 # has exactly the reports it expects (1 or 0 per case) is the splat scan's.
 # One row per bug in RUNDIR/results.tsv.
 set -euo pipefail
@@ -23,15 +25,20 @@ if [ "$have" -ne ${#boots[@]} ]; then
 	exit 0
 fi
 
-# Per boot and bug: "boot bug report|...|... insn prog:insn" (tab-separated):
-# the out case's first report inside its region, the runner's faulting insn,
-# the decoder's program and insn.
+# Per boot and bug: "boot bug report|...|... insn prog:insn addr iaddr"
+# (tab-separated): the out case's first report inside its region, the
+# runner's faulting insn, the decoder's program and insn, the report's
+# address, and that of the same program interpreted on the same map (its
+# out_interp region, in the boots with checks on).
 facts=$run/museum-facts.tsv
 for b in "${boots[@]}"; do
 	sed 's/\r$//; s/^\[[ 0-9.]*\] //' "$run/$b.log" | awk -v boot="$b" -F'\n' '
 	/^BJK-MUSEUM / { split($0, f, " "); bugs[f[2]] = 1; insn[f[2]] = f[6] }
 	/^BJK-EXPECT-BEGIN museum\.[a-z0-9_]+\.out / { split($0, f, " "); split(f[2], g, "."); cur = g[2]; next }
-	/^BJK-EXPECT-END / { cur = ""; next }
+	/^BJK-EXPECT-BEGIN museum\.[a-z0-9_]+\.out_interp / { split($0, f, " "); split(f[2], g, "."); icur = g[2]; next }
+	/^BJK-EXPECT-END / { cur = ""; icur = ""; next }
+	icur != "" && /^(Read|Write) of size [0-9]+ at addr / && !(icur in iaddr) { split($0, f, " "); iaddr[icur] = f[7] }
+	cur != "" && /^(Read|Write) of size [0-9]+ at addr / && !(cur in addr) { split($0, f, " "); addr[cur] = f[7] }
 	cur != "" && /^BUG: KASAN: / && !(cur in type) { t = $0; sub(/^BUG: KASAN: /, "", t); sub(/ in .*/, "", t); type[cur] = t; want = cur }
 	want != "" && /^(Read|Write) of size [0-9]+ / && !(want in acc) { split($0, f, " "); acc[want] = f[1] " " f[4] }
 	want != "" && /^The buggy address is located / { l = $0; sub(/^The buggy address is located /, "", l); loc[want] = l; getline; x = $0; sub(/^ */, "", x); sub(/ \[.*/, "", x); loc[want] = loc[want] " " x; want = "" }
@@ -39,7 +46,7 @@ for b in "${boots[@]}"; do
 	/^# decode:   insn     [0-9]+:/ && dbug != "" { split($0, f, " "); n = f[4]; sub(/:$/, "", n); dec[dbug] = dprog ":" n; dbug = "" }
 	END {
 		for (k in bugs)
-			printf "%s\t%s\t%s|%s|%s\t%s\t%s\n", boot, k, type[k] == "" ? "none" : type[k], acc[k], loc[k], insn[k], dec[k] == "" ? "-" : dec[k]
+			printf "%s\t%s\t%s|%s|%s\t%s\t%s\t%s\t%s\n", boot, k, type[k] == "" ? "none" : type[k], acc[k], loc[k], insn[k], dec[k] == "" ? "-" : dec[k], addr[k] == "" ? "-" : addr[k], iaddr[k] == "" ? "-" : iaddr[k]
 	}'
 done >"$facts"
 
@@ -54,11 +61,13 @@ for bug in $(cut -f2 "$facts" | sort -u); do
 		[ "$(get $b 3)" = "$ref" ] || why+=("$b: $(get $b 3), interpreter: $ref")
 		[ "$(get $b 5)" = "m_$bug:$(get $b 4)" ] ||
 			why+=("$b: decoded to $(get $b 5), the program's access is m_$bug:$(get $b 4)")
+		[ "$(get $b 6)" != - ] && [ "$(get $b 6)" = "$(get $b 7)" ] ||
+			why+=("$b: address $(get $b 6) JITed, $(get $b 7) interpreted on the same map")
 	done
 	if [ ${#why[@]} -eq 0 ]; then
-		printf 'museum\t%s\t1\t0\t0\t0.0\t%s (inline, outline, interp); insn %s\n' \
+		printf 'museum\t%s\t1\t0\t0\t0.0\t%s (inline, outline, interp; the same address JITed and interpreted); insn %s\n' \
 			"$bug" "$ref" "$insn" >>"$run/results.tsv"
-		echo "  museum $bug: same report in inline, outline, interp: $ref; decoded to insn $insn"
+		echo "  museum $bug: same report in inline, outline, interp: $ref; the same address JITed and interpreted; decoded to insn $insn"
 	else
 		printf 'museum\t%s\t0\t1\t0\t0.0\t%s\n' "$bug" "$(IFS=';'; echo "${why[*]}" | cut -c1-300)" \
 			>>"$run/results.tsv"

@@ -3,7 +3,7 @@
 #   hostroot  the host's /, read-only       -> /host (the command's root)
 #   hostwork  the host's work directory, rw -> /host<workdir>
 #   bjkvm     tools/vm's control directory  -> /bjkvm: in: cmd.sh, workdir,
-#             modules; out: rc (the command's exit status), dump (the BPF
+#             modules (and the modules' copies, modules.d/); out: rc (the command's exit status), dump (the BPF
 #             programs of the reports, for bjk-decode -d)
 # The command runs chrooted into /host under bjk-decode watch, which prints
 # every KASAN report in a BPF program decoded while the program is loaded.
@@ -28,9 +28,10 @@ if [ -n "$work" ]; then
 	mount -t 9p -o "$opts" hostwork "/host$work" || fail "cannot mount the work directory $work"
 fi
 cp /bjkvm/cmd.sh /host/tmp/.bjk-vm-cmd.sh
-for m in $(cat /bjkvm/modules 2>/dev/null); do
-	insmod "/host$m" || fail "insmod $m failed"
-done
+# "copy host-path" per line: tools/vm copied each module into the share.
+while read -r m host; do
+	insmod "/bjkvm/modules.d/$m" || fail "insmod $host failed"
+done </bjkvm/modules
 echo "BJK-VM-START" >/dev/kmsg
 /vm/bjk-decode watch -d /bjkvm/dump -- chroot /host /bin/sh /tmp/.bjk-vm-cmd.sh
 rc=$?

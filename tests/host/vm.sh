@@ -49,7 +49,7 @@ fi
 
 # A dynamic host binary that loads a BPF program: its KASAN report is
 # decoded to demo.bpf.c's line, and fails the run (no -k 1).
-vmrun demo -m "$e2e/bjk_e2e.ko" -- "$demo"
+vmrun demo -m "$e2e/bjk_e2e.ko" -w "$(dirname "$demo")" -- "$demo"
 out=$run/vm.demo.out
 if [ "$rc" = 1 ] && grep -q 'BUG: KASAN: slab-use-after-free in bpf_prog_[0-9a-f]*_demo_uaf' "$out" &&
 	grep -q "source   .*demo/demo.bpf.c:$line:" "$out" &&

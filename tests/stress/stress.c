@@ -350,8 +350,10 @@ int main(int argc, char **argv)
 
 	verdict(atomic_load(&runs[0].done) && atomic_load(&runs[1].done) &&
 		!atomic_load(&runs[0].errors) && !atomic_load(&runs[1].errors) &&
-		c[C_RUNS] == total, "stress.runs_counted", "%lu runs on two CPUs, %llu counted",
-		total, (unsigned long long)c[C_RUNS]);
+		c[C_RUNS] == total, "stress.runs_counted",
+		"%lu runs on two CPUs (%lu on CPU 0, %lu on CPU 1), %llu counted", total,
+		(unsigned long)atomic_load(&runs[0].done), (unsigned long)atomic_load(&runs[1].done),
+		(unsigned long long)c[C_RUNS]);
 	verdict(c[C_TAIL_A] + c[C_TAIL_B] == total && c[C_TAIL_A] && c[C_TAIL_B] &&
 		!atomic_load(&tail_sets.errors), "stress.tail_calls_counted",
 		"%llu + %llu tail calls for %lu runs, %lu prog array updates",

@@ -46,15 +46,16 @@ gcc -O2 -g -Wall -Wextra -Werror -I"$BJK_ROOT/harness/src" -o "$report.tmp.$$" \
 mv -f "$report.tmp.$$" "$report"
 
 rc=0
+qemu_user_opts
 for mode in off outline unmerged inline; do
 	case $mode in
 	unmerged) kargs=(bpf_jit_kasan=inline bpf_jit_kasan_merge=0) ;;
 	*) kargs=("bpf_jit_kasan=$mode") ;;
 	esac
-	BJK_INITRD=$run/image.cpio.gz stage "bench boot $mode" \
-		"$BJK_ROOT/harness/qemu.sh" "bench-$mode" "$run/$mode.log" bench \
-		"${kargs[@]}" kunit.enable=0 bjk.icount=1 "bjk.bench=$repeat,$passes,$count" ||
-		rc=1
+	stage "bench boot $mode" "$BJK_ROOT/harness/qemu.sh" "${qemu_opts[@]}" \
+		-i "$run/image.cpio.gz" -q -icount -q shift=0,sleep=off \
+		"bench-$mode" "$run/$mode.log" bench "${kargs[@]}" kunit.enable=0 \
+		"bjk.bench=$repeat,$passes,$count" "${qemu_params[@]}" || rc=1
 	"$TOOLS/bjk-suite" bench "bench-$mode" "$run/$mode.log" "$run/results.tsv" >"$run/$mode.ktap" || rc=1
 	"$TOOLS/bjk-splat" "bench-$mode" "$run/$mode.log" "$run/results.tsv" >>"$run/$mode.ktap" || rc=1
 	grep -E '^not ok|^# ' "$run/$mode.ktap" || true

@@ -1,19 +1,19 @@
 #!/bin/bash
 # The verdicts of one boot from what it left in the run directory:
-#   judge-boot.sh NAME SUITES RUNDIR
+#   judge-boot.sh NAME SUITES RUNDIR [BASELINE]
 # Reads RUNDIR/NAME.log (the console), NAME.log.status and NAME.log.secs;
 # judges each suite of SUITES (harness/src/suite.c; "kunit" through the
-# tree's kunit.py) and scans the console for splats (harness/src/splat.c).
-# KTAP goes to stdout and to RUNDIR/NAME.ktap; one row per verdict to
-# RUNDIR/results.tsv. Run by boot.sh after each boot and by judge.sh.
+# tree's kunit.py), against the same suite of boot BASELINE where given, and
+# scans the console for splats (harness/src/splat.c). Each suite's KTAP goes
+# to RUNDIR/ktap/NAME.SUITE.ktap (and stdout); one row per verdict to
+# RUNDIR/results.tsv. Run by the judge stage, harness/judge.sh.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-name=$1 suites=$2 run=$3
+name=$1 suites=$2 run=$3 baseline=${4:-}
 log=$run/$name.log
-ktap=$run/$name.ktap
 results=$run/results.tsv
-: >"$ktap"
+mkdir -p "$run/ktap"
 secs=$(cat "$log.secs" 2>/dev/null || echo 0.0)
 status=$(cat "$log.status" 2>/dev/null || echo "qemu.sh failed")
 case "$status" in
@@ -21,11 +21,16 @@ case "$status" in
 *) printf '%s\tboot\t0\t1\t0\t%s\t%s\n' "$name" "$secs" "$status" >>"$results" ;;
 esac
 
-verdict() {
-	"$TOOLS/bjk-suite" "$@" | tee -a "$ktap"
+opts=()
+[ -n "$baseline" ] && opts+=(-b "$baseline")
+verdict() { # SUITE [bjk-suite option...]
+	local s=$1
+	shift
+	"$TOOLS/bjk-suite" "${opts[@]}" "$@" "$s" "$name" "$log" "$results" |
+		tee "$run/ktap/$name.$s.ktap"
 }
 scan() {
-	"$TOOLS/bjk-splat" "$name" "$log" "$results" | tee -a "$ktap"
+	"$TOOLS/bjk-splat" "$name" "$log" "$results" | tee "$run/ktap/$name.splat.ktap"
 }
 for s in $(echo "$suites" | tr ',' ' '); do
 	if [ "$s" = kunit ]; then
@@ -34,10 +39,10 @@ for s in $(echo "$suites" | tr ',' ' '); do
 		python3 "$(tree_dir)/tools/testing/kunit/kunit.py" parse \
 			"$run/$name.kunit.console" >"$run/$name.kunit.txt" 2>&1 || true
 		sed 's/^/  kunit.py: /' "$run/$name.kunit.txt"
-		stage "suite $name/kunit" verdict kunit "$name" "$log" "$results" "$run/$name.kunit.txt" || true
+		stage "suite $name/kunit" verdict kunit -k "$run/$name.kunit.txt" || true
 	else
-		stage "suite $name/$s" verdict "$s" "$name" "$log" "$results" || true
+		stage "suite $name/$s" verdict "$s" || true
 	fi
 done
 stage "splat $name" scan || true
-note "boot $name: console $log, KTAP $ktap"
+note "boot $name: console $log, KTAP $run/ktap/$name.*.ktap"

@@ -139,8 +139,8 @@ suite_out() {
 	echo "$CACHE/suites/$(basename "$(build_dir)")/$1"
 }
 
-# The boots of tests/boots, one "name|suites|extra|kernel" line each (comments and
-# blank lines dropped), only those named in BJK_BOOTS when it is set.
+# The boots of tests/boots, one line each (comments and blank lines dropped),
+# only those named in BJK_BOOTS when it is set; boot_fields splits one.
 boot_lines() {
 	local line name
 	while IFS= read -r line; do
@@ -152,6 +152,35 @@ boot_lines() {
 		fi
 		printf '%s\n' "$line"
 	done <"$BJK_ROOT/tests/boots"
+}
+
+# boot_fields LINE: the fields of a tests/boots line into b_name, b_suites,
+# b_params (kernel command line), b_kernel, b_baseline, b_qemu (QEMU
+# options); the word lists as words, the others without blanks.
+boot_fields() {
+	IFS='|' read -r b_name b_suites b_params b_kernel b_baseline b_qemu <<<"$1"
+	b_name=${b_name//[[:space:]]/}
+	b_suites=${b_suites//[[:space:]]/}
+	b_kernel=${b_kernel//[[:space:]]/}
+	b_baseline=${b_baseline//[[:space:]]/}
+	read -r -a b_params <<<"$b_params"
+	read -r -a b_qemu <<<"$b_qemu"
+}
+
+# What the user sets for every boot (docs/harness.md) as harness/qemu.sh
+# options in qemu_opts, and kernel parameters in qemu_params.
+qemu_user_opts() {
+	local w
+	qemu_opts=()
+	[ -n "${BJK_KERNEL:-}" ] && qemu_opts+=(-k "$BJK_KERNEL")
+	[ -n "${BJK_INITRD:-}" ] && qemu_opts+=(-i "$BJK_INITRD")
+	[ -n "${BJK_TIMEOUT:-}" ] && qemu_opts+=(-t "$BJK_TIMEOUT")
+	[ -n "${BJK_FIRST_OUTPUT_TIMEOUT:-}" ] && qemu_opts+=(-f "$BJK_FIRST_OUTPUT_TIMEOUT")
+	[ -n "${BJK_ACCEL:-}" ] && qemu_opts+=(-a "$BJK_ACCEL")
+	for w in ${BJK_QEMU_EXTRA:-}; do
+		qemu_opts+=(-q "$w")
+	done
+	read -r -a qemu_params <<<"${BJK_APPEND:-}"
 }
 
 # Checks across the boots of RUNDIR: tests/<suite>/post.sh RUNDIR appends rows

@@ -1,35 +1,60 @@
 #!/bin/bash
 # Boot the test kernel in QEMU once and pass the guest's verdict back.
-#   qemu.sh BOOT-NAME LOG SUITES [KERNEL-CMDLINE-EXTRAS...]
-# SUITES is a comma-separated list for the guest's /init (bjk.suite=).
+#   qemu.sh [OPTIONS] NAME LOG SUITES [KERNEL-PARAM...]
+# SUITES is a comma-separated list for the guest's /init (bjk.suite=);
+# KERNEL-PARAMs go on the kernel command line after the harness's own.
+#   -k FILE   the kernel (default: the build's bzImage)
+#   -i FILE   the guest image (default: the build's, harness/image.sh)
+#   -t SECS   time limit of the whole boot (default 600)
+#   -f SECS   time limit for the console's first output (default 60)
+#   -a ACCEL  QEMU accelerator (default tcg: KVM hangs on these machines)
+#   -q WORD   one more word of the QEMU command; may be repeated
+#   -l        show the console live on the terminal as well
+#   -s        interactive: the console on the terminal, a shell in the
+#             guest after the suites, no time limits
 # The console goes to LOG; LOG.status gets one word: exit <rc> | panic |
 # no-output | timeout | no-exit. Exit status: the guest's BJK-EXIT, or 1 with
 # the tail of the console when the guest never printed, panicked, hung or
-# stopped without a verdict.
+# stopped without a verdict. The QEMU command is printed first.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+usage() {
+	sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
+	exit 2
+}
+
+kernel='' initrd='' total=600 first=60 accel=tcg shell=0 live=0
+extra=()
+while getopts "k:i:t:f:a:q:lsh" opt; do
+	case "$opt" in
+	k) kernel=$OPTARG ;;
+	i) initrd=$OPTARG ;;
+	t) total=$OPTARG ;;
+	f) first=$OPTARG ;;
+	a) accel=$OPTARG ;;
+	q) extra+=("$OPTARG") ;;
+	l) live=1 ;;
+	s) shell=1 ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 3 ] || usage
 name=$1 log=$2 suites=$3
 shift 3
-total=${BJK_TIMEOUT:-600}
-first=${BJK_FIRST_OUTPUT_TIMEOUT:-60}
-accel=${BJK_ACCEL:-tcg}
-kernel=${BJK_KERNEL:-$(build_dir)/arch/x86/boot/bzImage}
-initrd=${BJK_INITRD:-$(image_path)}
-append="console=ttyS0 panic=-1 kasan_multi_shot printk.devkmsg=on bjk.suite=$suites $* ${BJK_APPEND:-}"
-[ "${BJK_SHELL:-0}" = 1 ] && append="$append bjk.shell=1"
+[ -n "$kernel" ] || kernel=$(build_dir)/arch/x86/boot/bzImage
+[ -n "$initrd" ] || initrd=$(image_path)
+append="console=ttyS0 panic=-1 kasan_multi_shot printk.devkmsg=on bjk.suite=$suites $*"
+[ "$shell" = 1 ] && append="$append bjk.shell=1"
 
 [ -f "$kernel" ] || die "kernel $kernel not found"
 [ -f "$initrd" ] || die "guest image $initrd not found"
 
-# shellcheck disable=SC2206 # BJK_QEMU_EXTRA is a list of words
 qemu=(qemu-system-x86_64 -accel "$accel" -cpu max -m 2G -smp 2
 	-nographic -no-reboot -bios /usr/share/qemu/qboot.rom
 	-kernel "$kernel" -initrd "$initrd" -append "$append"
-	${BJK_QEMU_EXTRA:-})
-# bjk.icount=1 on a boot's command line (the benchmark's boots): guest time
-# counts instructions, so test_run's ns are instructions.
-case " $* " in *" bjk.icount=1 "*) qemu+=(-icount shift=0,sleep=off) ;; esac
+	"${extra[@]}")
 
 mkdir -p "$(dirname "$log")"
 status() {
@@ -51,7 +76,7 @@ note "boot $name: console log: $log"
 # The whole command, to rerun a boot by hand.
 note "boot $name: $(printf '%q ' "${qemu[@]}")"
 
-if [ "${BJK_SHELL:-0}" = 1 ]; then
+if [ "$shell" = 1 ]; then
 	# Interactive: the console is the terminal, no timeouts.
 	"${qemu[@]}" 2>"$log.qemu" | tee "$log"
 else
@@ -60,7 +85,7 @@ else
 	timeout --foreground -k 10 "$total" "${qemu[@]}" </dev/null >"$log" 2>"$log.qemu" &
 	pid=$!
 	trap 'kill "$pid" 2>/dev/null || true' EXIT
-	if [ "${BJK_LIVE:-0}" = 1 ]; then
+	if [ "$live" = 1 ]; then
 		tail -n +1 -f --pid="$pid" "$log" &
 	fi
 	# Time to first output: the console must say something within $first s.
@@ -71,7 +96,7 @@ else
 			wait "$pid" || true
 			status no-output
 			tail_console
-			die "boot $name: no console output within ${first}s (BJK_FIRST_OUTPUT_TIMEOUT); wrong kernel, or the guest hangs before the serial console (try BJK_ACCEL=tcg)"
+			die "boot $name: no console output within ${first}s (-f; BJK_FIRST_OUTPUT_TIMEOUT); wrong kernel, or the guest hangs before the serial console (try -a tcg, BJK_ACCEL=tcg)"
 		fi
 		sleep 0.2
 	done
@@ -81,7 +106,7 @@ else
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 		status timeout
 		tail_console
-		die "boot $name: overall timeout of ${total}s hit (BJK_TIMEOUT); the guest hung"
+		die "boot $name: overall timeout of ${total}s hit (-t; BJK_TIMEOUT); the guest hung"
 	fi
 	if [ "$rc" -ne 0 ]; then
 		status "qemu-error $rc"

@@ -1,5 +1,6 @@
 #!/bin/bash
-# make run: build what is needed and boot the test kernel once, console live.
+# make boot: build what is needed and boot the test kernel once, console
+# live, then judge that boot.
 #   BJK_SUITES=test_bpf   guest suites to run (comma-separated; "" for none)
 #   BJK_SHELL=1           then a shell on the console (no timeouts)
 #   BJK_APPEND="..."      extra kernel command line
@@ -10,6 +11,11 @@ set -euo pipefail
 run=$CACHE/logs/$(date +%Y%m%d-%H%M%S)-$$-run
 mkdir -p "$run"
 : >"$run/results.tsv"
-BJK_LIVE=1 "$BJK_ROOT/harness/boot.sh" run "${BJK_SUITES-test_bpf}" "$run"
+qemu_user_opts
+mode=-l
+[ "${BJK_SHELL:-0}" = 1 ] && mode=-s
+"$BJK_ROOT/harness/boot.sh" run "${BJK_SUITES-test_bpf}" "$run" "${qemu_opts[@]}" "$mode" -- \
+	"${qemu_params[@]}"
+"$BJK_ROOT/harness/judge-boot.sh" run "${BJK_SUITES-test_bpf}" "$run"
 echo "==> summary"
 "$TOOLS/bjk-summary" "$run/results.tsv"

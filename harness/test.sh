@@ -14,39 +14,44 @@ fi
 
 run=$CACHE/logs/$(date +%Y%m%d-%H%M%S)-$$
 mkdir -p "$run"
-: >"$run/results.tsv"
 note "run: $run (source $(source_version), series $(series_hash | cut -c1-12), $(series_files | wc -l) patch(es))"
 
 # The boot table is read whole first: the boots' own processes then never
 # share the loop's stdin (a run once booted a phantom "boot" made of the
-# tail of a line, the file offset moved under the loop's read).
+# tail of a line, the file offset moved under the loop's read). The run
+# keeps the lines it booted: the judge reads them, not tests/boots as it
+# may be by then.
 mapfile -t boots < <(boot_lines)
+printf '%s\n' "${boots[@]}" >"$run/boots"
 # The museum's kernel (the boots whose kernel column says "museum"), made
 # only when such a boot is to run; if it cannot be, its boots fail.
 museum=ok
 for line in "${boots[@]}"; do
-	IFS='|' read -r _ _ _ kernel <<<"$line"
-	if [ "${kernel//[[:space:]]/}" = museum ]; then
+	boot_fields "$line"
+	if [ "$b_kernel" = museum ]; then
 		BJK_VARIANT=museum stage "museum kernel" "$BJK_ROOT/harness/prepare.sh" || museum=failed
 		break
 	fi
 done
+qemu_user_opts
 for line in "${boots[@]}"; do
-	IFS='|' read -r name suites extra kernel <<<"$line"
-	name=${name//[[:space:]]/}
-	suites=${suites//[[:space:]]/}
-	kernel=${kernel//[[:space:]]/}
-	if [ "$kernel" = museum ] && [ "$museum" != ok ]; then
-		printf '%s\tboot\t0\t1\t0\t0.0\tthe museum kernel was not made (see above)\n' \
-			"$name" >>"$run/results.tsv"
+	boot_fields "$line"
+	if [ "$b_kernel" = museum ] && [ "$museum" != ok ]; then
+		: >"$run/$b_name.log"
+		echo "the museum kernel was not made (see above)" >"$run/$b_name.log.status"
 		continue
 	fi
-	# shellcheck disable=SC2086 # extra is a list of kernel parameters
-	BJK_VARIANT=${kernel:-series} "$BJK_ROOT/harness/boot.sh" "$name" "$suites" "$run" $extra </dev/null
+	opts=("${qemu_opts[@]}")
+	for w in "${b_qemu[@]}"; do
+		opts+=(-q "$w")
+	done
+	BJK_VARIANT=${b_kernel:-series} "$BJK_ROOT/harness/boot.sh" "$b_name" "$b_suites" "$run" \
+		"${opts[@]}" -- "${b_params[@]}" "${qemu_params[@]}" </dev/null
 done
 
 # Host-side tests, tests/host/<name>.sh RUNDIR: they boot the VM themselves
-# (e.g. tools/vm) and add their own rows; <name> counts as a boot for BJK_BOOTS.
+# (e.g. tools/vm), judge their own cases and write RUNDIR/host/<name>.tsv
+# and .ktap; <name> counts as a boot for BJK_BOOTS.
 for t in "$BJK_ROOT"/tests/host/*.sh; do
 	[ -f "$t" ] || continue
 	name=$(basename "$t" .sh)
@@ -56,11 +61,8 @@ for t in "$BJK_ROOT"/tests/host/*.sh; do
 	stage "host $name" bash "$t" "$run" || true
 done
 
-post_checks "$run"
-
-echo "==> summary"
+# The verdicts, the table and the closing line: the same stage as make judge.
 rc=0
-"$TOOLS/bjk-summary" "$run/results.tsv" >"$run/summary.txt" || rc=$?
+"$BJK_ROOT/harness/judge.sh" "$run" || rc=$?
 note "logs: $run (total $(since "$t0"))"
-cat "$run/summary.txt"
 exit "$rc"

@@ -38,8 +38,8 @@ END {
 	flush()
 	print "KTAP version 1" > kmsg
 	print "1..1" > kmsg
-	if (nb) print "not ok 1 leaks # " nb " of " (n + 0) " unreferenced object(s) allocated by BPF code" > kmsg
-	else print "ok 1 leaks # 0 of " (n + 0) " unreferenced object(s) allocated by BPF code" > kmsg
+	if (nb) print "not ok 1 leaks.unreferenced # " nb " of " (n + 0) " unreferenced object(s) allocated by BPF code" > kmsg
+	else print "ok 1 leaks.unreferenced # 0 of " (n + 0) " unreferenced object(s) allocated by BPF code" > kmsg
 	print "# Totals: pass:" (nb ? 0 : 1) " fail:" (nb ? 1 : 0) " xfail:0 xpass:0 skip:0 error:0" > kmsg
 	exit nb ? 1 : 0
 }' /tmp/kmemleak.txt

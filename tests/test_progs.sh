@@ -1,11 +1,11 @@
 # Suite test_progs, run in the guest by /init: the subset of the kernel's own
 # tools/testing/selftests/bpf/test_progs that tests/selftests/build.sh builds
 # (tests/selftests/test_progs.list). Its full output (-v: every test's log)
-# stays in /tmp; the console gets, through /dev/kmsg, one KTAP line per test,
-# one per failed or skipped subtest, the log lines just before each skip
-# (why it skipped) and test_progs' closing "Summary:" line, from which the
-# harness (harness/src/suite.c) takes the counts and compares them with the
-# boot that ran with checks off.
+# stays in /tmp; the console gets, through /dev/kmsg, KTAP: one line per
+# test, one per failed or skipped subtest, the log lines just before each
+# failure or skip (why), test_progs' "Summary:" line and the totals. The
+# harness (harness/src/suite.c) counts the cases and compares them with
+# those of the boot that ran with checks off.
 dir=/selftests
 out=/tmp/test_progs.out
 limit=540
@@ -63,28 +63,57 @@ sed -i '/^BJK-RC /d' "$out"
 
 # "#12      name:OK", "#12/3    name/sub:SKIP", "#12      name:OK (SKIP: 1/9)",
 # "#12      name:FAIL"; in -v mode each test's log comes before its line.
+# KTAP, plan first: a case per test, and one per failed or skipped subtest,
+# named "name" or "name/sub" ('#' would start a KTAP directive); the log
+# lines before a failure or a skip say why. Then the Summary and the totals.
+# The Summary ("T/S PASSED, K SKIPPED, F FAILED": T tests did not fail, K
+# subtests and tests skipped) must count what the lines count: a line that
+# did not come (a crash in the middle) fails a case of its own.
 awk '
+function add(line) { l[++nl] = line }
 /^#[0-9]+(\/[0-9]+)? +.*:(OK|SKIP|FAIL)( \(SKIP: [0-9]+\/[0-9]+\))?$/ {
 	match($0, /:(OK|SKIP|FAIL)( \(SKIP: [0-9]+\/[0-9]+\))?$/)
 	res = substr($0, RSTART + 1)
 	name = substr($0, 1, RSTART - 1)
-	gsub(/  +/, " ", name)
 	top = name !~ /^#[0-9]+\//
+	sub(/^#[0-9]+(\/[0-9]+)? +/, "", name)
+	gsub(/#/, "", name)
 	if (res == "FAIL") {
-		printf "not ok %d test_progs %s\n", ++n, name
-		for (j = (nl > 30 ? nl - 30 : 0); j < nl; j++)
-			printf "#   %s\n", buf[j]
+		add("not ok " ++n " " name)
+		for (j = (nb > 30 ? nb - 30 : 0); j < nb; j++)
+			add("#   " buf[j])
+		f++
+		if (top)
+			topfail++
 	} else if (res == "SKIP") {
-		printf "ok %d test_progs %s # SKIP\n", ++n, name
-		for (j = (nl > 3 ? nl - 3 : 0); j < nl; j++)
-			printf "#   %s\n", buf[j]
-	} else if (top)
-		printf "ok %d test_progs %s%s\n", ++n, name, res == "OK" ? "" : " # " res
-	nl = 0
+		add("ok " ++n " " name " # SKIP")
+		for (j = (nb > 3 ? nb - 3 : 0); j < nb; j++)
+			add("#   " buf[j])
+		s++
+		if (top)
+			topok++
+	} else if (top) {
+		add("ok " ++n " " name (res == "OK" ? "" : " # " res))
+		p++
+		topok++
+	}
+	nb = 0
 	next
 }
-/^Summary: / { printf "test_progs: %s\n", $0; next }
-{ buf[nl++] = $0 }
+/^Summary: / { summary = $0; next }
+{ buf[nb++] = $0 }
+END {
+	if (split(summary, w, /[ \/,]+/) < 7 || w[2] != topok || w[5] != s || (w[7] > 0) != (f > 0)) {
+		add(sprintf("not ok %d test_progs.summary # \"%s\": %d tests did not fail, %d skipped, %d failed by the case lines", ++n, summary, topok, s, f))
+		f++
+	}
+	print "KTAP version 1"
+	print "1.." n
+	for (i = 1; i <= nl; i++)
+		print l[i]
+	printf "# test_progs: %s\n", summary
+	printf "# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n", p, f, s
+}
 ' "$out" | while IFS= read -r l; do kmsg "$l"; done
 grep -q '^Summary: ' "$out" || {
 	kmsg "BJK-ERROR: test_progs: no Summary line (exit status $rc); last lines:"

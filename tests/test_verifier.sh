@@ -1,9 +1,9 @@
 # Suite test_verifier, run in the guest by /init: the kernel's own
 # tools/testing/selftests/bpf/test_verifier (built by tests/selftests/build.sh),
 # privileged and unprivileged variants of every case. Its full output stays
-# in /tmp; the console gets, through /dev/kmsg, one KTAP line per failed or
-# skipped case (by name) and its closing "Summary:" line, from which the
-# harness (harness/src/suite.c) takes the counts and compares them with the
+# in /tmp; the console gets, through /dev/kmsg, KTAP: one line per case (by
+# name), its "Summary:" line and the totals. The harness
+# (harness/src/suite.c) counts the cases and compares them with those of the
 # boot that ran with checks off.
 #
 #   sh test_verifier.sh          suite test_verifier: every case, as booted
@@ -140,33 +140,67 @@ if [ "$mode" = harden ]; then
 	}
 fi
 
-# "#12/p descr OK", "#12/u descr FAIL...", "#12/p descr SKIP (reason)"
-awk -v suite="$suite" '
+# KTAP, one case per line "#12/p descr OK" (or "... 3 cases OK"), "#12/u
+# descr FAIL...", "#12/p descr SKIP (reason)", named "12/p descr" ('#'
+# would start a KTAP directive), plan first, then the totals. A skip is a
+# failure but with bpf_jit_harden=2, where a blinded program too long to
+# JIT is skipped (its checks-off boot must skip the same: the harness
+# compares). The Summary lines (one per run of test_verifier) must add up
+# to the same counts: a case line that did not come (a crash in the middle)
+# fails a case of its own.
+awk -v suite="$suite" -v runs="$runs" -v mode="$mode" '
+function add(line) { l[++nl] = line }
 /^#[0-9]+\/[up] / {
-	if ((i = index($0, " FAIL")) > 0) {
-		printf "not ok %d %s %s\n", ++n, suite, substr($0, 1, i - 1)
-		fail = 1
-		next
+	line = $0
+	res = "not ok"
+	rest = ""
+	if (match(line, / SKIP( \(.*\))?$/) && mode == "harden") {
+		res = "ok"
+		rest = " # SKIP" substr(line, RSTART + 5)
+		s++
+	} else if (RSTART) {
+		# Here the kernel has all a case needs: a skip is a failure.
+		rest = " # a skip:" substr(line, RSTART + 5) " (test_verifier must skip nothing)"
+		f++
+	} else if (match(line, /( [0-9]+ cases)? OK( \(NOTE: .*\))?$/)) {
+		res = "ok"
+		p++
+	} else {
+		# " FAIL..." on this line or, after a run error, on the next
+		match(line, / FAIL.*$/)
+		f++
 	}
-	if ((i = index($0, " SKIP")) > 0) {
-		printf "ok %d %s %s # SKIP%s\n", ++n, suite, substr($0, 1, i - 1), substr($0, i + 5)
-		next
-	}
-	fail = 0
+	if (RSTART)
+		line = substr(line, 1, RSTART - 1)
+	name = substr(line, 2)
+	gsub(/#/, "", name)
+	sub(/ +$/, "", name)
+	add(res " " ++n " " name rest)
+	fail = res != "ok"
 	next
 }
 # The lines after a FAIL say why (verifier log, expected vs. got).
-fail && shown < 200 { printf "# %s\n", $0; shown++ }
-/^Summary: / { fail = 0 }
+fail && shown < 200 { add("# " $0); shown++ }
+/^Summary: / {
+	fail = 0
+	sums++
+	sp += $2; ss += $4; sf += $6
+}
+END {
+	if (sums != runs || sp != p || ss + sf != s + f) {
+		add(sprintf("not ok %d %s.summary # %d Summary line(s) of %d run(s): %d PASSED, %d SKIPPED, %d FAILED; %d, %d, %d case lines", ++n, suite, sums, runs, sp, ss, sf, p, s, f))
+		f++
+	}
+	print "KTAP version 1"
+	print "1.." n
+	for (i = 1; i <= nl; i++)
+		print l[i]
+	printf "# %s: Summary: %d PASSED, %d SKIPPED, %d FAILED\n", suite, sp, ss, sf
+	printf "# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n", p, f, s
+}
 ' "$out" | while IFS= read -r l; do kmsg "$l"; done
-# One Summary line per run of test_verifier, added up.
-sums=$(grep -c '^Summary: ' "$out")
-if [ "$sums" -eq "$runs" ] && [ "$runs" -gt 0 ]; then
-	awk '/^Summary: / { p += $2; s += $4; f += $6 }
-		END { printf "Summary: %d PASSED, %d SKIPPED, %d FAILED\n", p, s, f }' "$out" |
-		while IFS= read -r l; do kmsg "$suite: $l"; done
-else
-	err "$sums Summary line(s) from $runs run(s) of test_verifier (exit status $rc); last lines:"
+[ "$(grep -c '^Summary: ' "$out")" -eq "$runs" ] || {
+	err "$(grep -c '^Summary: ' "$out") Summary line(s) from $runs run(s) of test_verifier (exit status $rc); last lines:"
 	tail -n 20 "$out" | while IFS= read -r l; do kmsg "# $l"; done
-fi
+}
 exit "$rc"

@@ -17,7 +17,11 @@ static inline void bjk_chomp(char *s)
 		s[--n] = '\0';
 }
 
-/* The message of a console line: after a "[   12.345678] " printk time. */
+/*
+ * The message of a console line: after a "[   12.345678] " printk time and
+ * the one blank printk puts after it; a message's own indentation (KTAP's
+ * nested tests) stays.
+ */
 static inline char *bjk_msg(char *s)
 {
 	char *end;
@@ -28,7 +32,7 @@ static inline char *bjk_msg(char *s)
 	if (!end)
 		return s;
 	end++;
-	while (*end == ' ')
+	if (*end == ' ')
 		end++;
 	return end;
 }

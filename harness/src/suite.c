@@ -2,31 +2,35 @@
 /*
  * suite: the verdict of one test suite of one boot, from its console log.
  *
- *   suite test_bpf BOOT LOG RESULTS
- *   suite kunit    BOOT LOG RESULTS KUNIT_PARSE_OUTPUT
- *   suite NAME     BOOT LOG RESULTS     (any other guest suite: KTAP lines)
+ *   suite [-b BASELINE] SUITE BOOT LOG RESULTS
+ *   suite -k KUNIT_PARSE_OUTPUT kunit BOOT LOG RESULTS
  *
- * A guest suite's output lies between the markers guest/init prints:
- *   BJK-SUITE-BEGIN NAME  ...  BJK-SUITE-END NAME rc=R secs=S
- * test_bpf: lib/test_bpf.c prints three "Summary:" lines (test_bpf,
- * test_tail_calls, test_skb_segment); each needs 0 FAILED, and every eBPF
- * test JITed ([N/N JIT'ed]); a test that ran without the JIT counts as failed.
- * kunit: the counts of "kunit.py parse" ("Testing complete. Ran N tests: ...");
- * KUnit with no test at all ("1..0") is a skip (the series is not applied),
- * not a pass; no KUnit output at all is a failure.
- * test_verifier, test_verifier_harden (the same with bpf_jit_harden=2),
- * test_progs (the BPF selftests, tests/selftests/): the counts come from the
- * tool's own closing line, which the guest script prints as
- * "<suite>: Summary: ..."; its KTAP lines (failed and skipped cases, by name)
- * are shown, not counted. test_verifier must skip nothing (its harden run may:
- * see selftest_verdict()); none may fail.
- * With checks on, the Summary must equal that of the same suite in the boot's
- * "-off" twin of the same run (NAME-inline: NAME-off; its row in RESULTS),
- * when that boot ran.
- * Other suites: top-level "ok"/"not ok" KTAP lines, "# SKIP" counts skipped.
- * Prints KTAP, appends a row to RESULTS; exit 1 when the suite failed.
+ * Every guest suite speaks one format: its part of the console, between the
+ * markers guest/init prints (BJK-SUITE-BEGIN NAME ... BJK-SUITE-END NAME
+ * rc=R secs=S), is KTAP: a plan "1..N", one top-level "ok"/"not ok" line per
+ * case ("# SKIP" marks a skipped one), and a kselftest totals line
+ * "# Totals: pass:P fail:F xfail:0 xpass:0 skip:S error:0". The counts are
+ * the case lines'; the plan and the totals must agree with them, so a case
+ * line lost on the way (a full log buffer, a crashed guest) fails the suite.
+ * Tools with formats of their own (test_bpf.ko, test_verifier, test_progs)
+ * are turned into KTAP by their guest scripts (tests/<suite>.sh).
+ *
+ * -b BASELINE: the same suite in boot BASELINE of the run (its KTAP as this
+ * program wrote it, RUNDIR/ktap/BASELINE.SUITE.ktap; RUNDIR is where RESULTS
+ * lies) must have the same cases with the same results: the selftests with
+ * checks on against their checks-off boot (tests/boots' baseline column).
+ *
+ * kunit: the counts of "kunit.py parse" ("Testing complete. Ran N tests:
+ * ..."); its KTAP is KUnit's own from the console. KUnit with no test at all
+ * ("1..0") is a skip (the series is not applied), not a pass; no KUnit
+ * output at all is a failure.
+ *
+ * Prints the suite's KTAP document (plan first), appends a row to RESULTS;
+ * exit 1 when the suite failed.
  */
 #include <stdlib.h>
+#include <unistd.h>
+#include <libgen.h>
 #include "common.h"
 
 struct verdict {
@@ -36,15 +40,6 @@ struct verdict {
 };
 
 static const char *suite, *boot, *logpath;
-static int ntests, errored;
-
-static void ktap(int ok, const char *name, const char *fmt, const char *detail)
-{
-	printf("%s %d %s", ok ? "ok" : "not ok", ++ntests, name);
-	if (detail && *detail)
-		printf(fmt, detail);
-	printf("\n");
-}
 
 static void add_note(struct verdict *v, const char *s)
 {
@@ -53,227 +48,140 @@ static void add_note(struct verdict *v, const char *s)
 	snprintf(v->note + n, sizeof(v->note) - n, "%s%s", n ? "; " : "", s);
 }
 
-/* test_bpf: the three Summary lines. */
-struct part {
-	const char *name;
-	int seen;
-	long pass, fail, jit, run;
+/*
+ * The document is printed at the end, plan first: it is kept here. A case
+ * is its result ('o' ok, 's' skipped, 'f' not ok), its name and the rest of
+ * its line (" # directive"); other lines are diagnostics ("# ...").
+ */
+struct line {
+	char res;		/* 0: a diagnostic */
+	char *name, *rest;
 };
 
-static struct part parts[] = {
-	{ .name = "test_bpf" }, { .name = "test_tail_calls" }, { .name = "test_skb_segment" },
-};
+static struct line *lines;
+static int nlines, ncases;
 
-static void test_bpf_line(const char *msg)
+static void add_line(char res, const char *name, const char *rest)
 {
-	const char *p = strstr(msg, "test_bpf: "), *sum;
-	struct part *pt = NULL;
-	size_t i;
+	struct line *l;
 
-	if (!p || !(sum = strstr(p, "Summary: ")))
-		return;
-	p += strlen("test_bpf: ");
-	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		size_t n = strlen(parts[i].name);
-
-		if (p == sum ? i == 0 : (!strncmp(p, parts[i].name, n) && p[n] == ':'))
-			pt = &parts[i];
+	lines = realloc(lines, (nlines + 1) * sizeof(*lines));
+	if (!lines) {
+		perror("realloc");
+		exit(2);
 	}
-	if (!pt)
-		return;
-	pt->jit = pt->run = -1;
-	if (sscanf(sum, "Summary: %ld PASSED, %ld FAILED, [%ld/%ld JIT'ed]",
-		   &pt->pass, &pt->fail, &pt->jit, &pt->run) >= 2)
-		pt->seen = 1;
+	l = &lines[nlines++];
+	l->res = res;
+	l->name = strdup(name);
+	l->rest = strdup(rest ? rest : "");
+	if (!l->name || !l->rest) {
+		perror("strdup");
+		exit(2);
+	}
+	if (res)
+		ncases++;
 }
 
-static void test_bpf_verdict(struct verdict *v)
+/* A case the judge adds itself: its name starts with "judge.". */
+static void judge_case(struct verdict *v, int ok, const char *name, const char *detail)
 {
-	char detail[256], buf[300];
-	size_t i;
+	char rest[600];
 
-	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		struct part *pt = &parts[i];
-		long nojit = 0;
-
-		if (!pt->seen) {
-			ktap(0, pt->name, " # %s", "no Summary line");
-			snprintf(buf, sizeof(buf), "%s printed no Summary", pt->name);
-			add_note(v, buf);
-			v->failed++;
-			continue;
-		}
-		if (pt->run >= 0) {
-			nojit = pt->run - pt->jit;
-			snprintf(detail, sizeof(detail), "%ld PASSED, %ld FAILED, %ld/%ld JIT'ed",
-				 pt->pass, pt->fail, pt->jit, pt->run);
-		} else {
-			snprintf(detail, sizeof(detail), "%ld PASSED, %ld FAILED", pt->pass, pt->fail);
-		}
-		ktap(!pt->fail && !nojit, pt->name, " # %s", detail);
-		if (nojit) {
-			snprintf(buf, sizeof(buf), "%s: %ld eBPF test(s) not JITed", pt->name, nojit);
-			add_note(v, buf);
-		}
-		v->passed += pt->pass - nojit;
-		v->failed += pt->fail + nojit;
+	snprintf(rest, sizeof(rest), " # %s", detail);
+	add_line(ok ? 'o' : 'f', name, rest);
+	if (ok) {
+		v->passed++;
+	} else {
+		v->failed++;
+		add_note(v, detail);
 	}
 }
 
-/* The selftests: the Summary line, and the reference boot's. */
-static char summary[256];
-
-static int test_verifier_suite(void)
+static void print_doc(void)
 {
-	return !strcmp(suite, "test_verifier") || !strcmp(suite, "test_verifier_harden");
-}
+	int i, n = 0;
 
-static int selftest_suite(void)
-{
-	return test_verifier_suite() || !strcmp(suite, "test_progs");
-}
+	printf("KTAP version 1\n# boot %s, suite %s\n1..%d\n", boot, suite, ncases);
+	for (i = 0; i < nlines; i++) {
+		struct line *l = &lines[i];
 
-static void selftest_line(const char *msg)
-{
-	char prefix[300];
-	size_t n;
-
-	n = snprintf(prefix, sizeof(prefix), "%s: Summary: ", suite);
-	if (!strncmp(msg, prefix, n))
-		snprintf(summary, sizeof(summary), "%s", msg + strlen(suite) + 2);
+		if (l->res)
+			printf("%s %d %s%s\n", l->res == 'f' ? "not ok" : "ok", ++n, l->name,
+			       l->rest);
+		else
+			printf("%s\n", l->name);
+	}
 }
 
 /*
- * The note of RESULTS' row for this suite from this boot's "-off" twin: the
- * boot named like this one up to its last '-', then "-off" (peers-inline and
- * peers-outline: peers-off; progs-verifier-inline: progs-verifier-off). The
- * selftest verdict below puts the Summary in the note.
+ * One KTAP result line: "ok 12 name # SKIP why". Returns 1 and fills @res,
+ * @name (trimmed) and @rest (from " # " on, or "") when it is one.
  */
-static int off_boot_name(const char *b)
+static int parse_result(const char *msg, char *res, char *name, size_t size, const char **rest)
 {
-	size_t n = strlen(b);
+	const char *p = msg, *hash;
+	size_t n;
 
-	return n >= 4 && !strcmp(b + n - 4, "-off");
-}
-
-static int off_twin(const char *b, char *twin, size_t size)
-{
-	const char *dash = strrchr(b, '-');
-
-	if (!dash || (size_t)(dash - b) + sizeof("-off") > size)
+	if (!strncmp(p, "ok ", 3)) {
+		*res = 'o';
+		p += 3;
+	} else if (!strncmp(p, "not ok ", 7)) {
+		*res = 'f';
+		p += 7;
+	} else {
 		return 0;
-	snprintf(twin, size, "%.*s-off", (int)(dash - b), b);
+	}
+	if (*p < '0' || *p > '9')
+		return 0;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	while (*p == ' ')
+		p++;
+	if (!strncmp(p, "- ", 2))
+		p += 2;
+	hash = strstr(p, " # ");
+	if (!hash && !strncmp(p, "# ", 2))
+		hash = p - 1;
+	n = hash ? (size_t)(hash - p) : strlen(p);
+	while (n && p[n - 1] == ' ')
+		n--;
+	snprintf(name, size, "%.*s", (int)n, p);
+	*rest = hash ? hash : "";
+	if (hash && !strncasecmp(hash, " # SKIP", 7) && *res == 'o')
+		*res = 's';
 	return 1;
 }
 
-static int off_summary(const char *results, const char *twin, char *off_note)
+/* ---- a guest suite's part of the console ---- */
+
+static long plan = -1;
+static long totals[3] = { -1, -1, -1 };	/* pass, fail, skip */
+static int errored;
+
+static void guest_line(struct verdict *v, const char *msg)
 {
-	char line[BJK_LINE_MAX], b[128], s[128], note[BJK_LINE_MAX];
-	FILE *f = fopen(results, "r");
-	int found = 0;
+	char name[BJK_LINE_MAX], res;
+	const char *rest;
+	long a, b, c, d, e, f;
 
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		note[0] = '\0';
-		if (sscanf(line, "%127[^\t]\t%127[^\t]\t%*d\t%*d\t%*d\t%*f\t%4095[^\n]",
-			   b, s, note) < 2 || strcmp(s, suite) || strcmp(b, twin))
-			continue;
-		/* The last such row that has a Summary (a rerun may have hung). */
-		if (!strstr(note, "Summary: "))
-			continue;
-		strcpy(off_note, note);
-		found = 1;
+	if (parse_result(msg, &res, name, sizeof(name), &rest)) {
+		add_line(res, name, rest);
+		if (res == 'o')
+			v->passed++;
+		else if (res == 's')
+			v->skipped++;
+		else
+			v->failed++;
+	} else if (sscanf(msg, "1..%ld", &a) == 1 && plan < 0) {
+		plan = a;
+	} else if (sscanf(msg, "# Totals: pass:%ld fail:%ld xfail:%ld xpass:%ld skip:%ld error:%ld",
+			  &a, &b, &c, &d, &e, &f) == 6) {
+		totals[0] = a + c;
+		totals[1] = b + d + f;
+		totals[2] = e;
+	} else if (!strncmp(msg, "# ", 2)) {
+		add_line(0, msg, NULL);
 	}
-	fclose(f);
-	return found;
-}
-
-static void selftest_verdict(struct verdict *v, const char *results)
-{
-	long tests = 0, subtests = -1;
-	char off_boot[128], off_note[BJK_LINE_MAX], buf[600], *off;
-	int ok;
-
-	if (!summary[0]) {
-		add_note(v, "no Summary line");
-		ktap(0, suite, " # %s", "no Summary line");
-		v->failed++;
-		return;
-	}
-	/* test_verifier: "P PASSED, S SKIPPED, F FAILED"; test_progs: "T/P PASSED, ..." */
-	if (sscanf(summary, "Summary: %ld/%ld PASSED, %ld SKIPPED, %ld FAILED",
-		   &tests, &subtests, &v->skipped, &v->failed) != 4 &&
-	    sscanf(summary, "Summary: %ld PASSED, %ld SKIPPED, %ld FAILED",
-		   &tests, &v->skipped, &v->failed) != 3) {
-		snprintf(buf, sizeof(buf), "unreadable %s", summary);
-		add_note(v, buf);
-		ktap(0, suite, " # %s", buf);
-		v->failed++;
-		return;
-	}
-	v->passed = tests;
-	/* The note starts with the Summary: the "-off" boot's is compared below. */
-	add_note(v, summary);
-	ok = !v->failed;
-	/*
-	 * Under bpf_jit_harden=2 a case whose blinded program cannot be JITed
-	 * (too long for the jump offsets) is skipped ("unsupported feature",
-	 * BPF_JIT_ALWAYS_ON): allowed there, as long as the off boot skips the same.
-	 */
-	if (!strcmp(suite, "test_verifier") && v->skipped) {
-		add_note(v, "test_verifier skipped cases (the kernel lacks what they need)");
-		v->failed += v->skipped;
-		ok = 0;
-	}
-	ktap(ok, suite, " # %s", summary);
-	if (off_boot_name(boot))
-		return;
-	if (!off_twin(boot, off_boot, sizeof(off_boot))) {
-		add_note(v, "no -off twin: the boot's name has no '-'");
-		return;
-	}
-	if (!off_summary(results, off_boot, off_note)) {
-		snprintf(buf, sizeof(buf), "no %s Summary from boot %s in this run to compare with",
-			 suite, off_boot);
-		add_note(v, buf);
-		return;
-	}
-	/* The off boot's Summary, wherever it stands in its note. */
-	off = strstr(off_note, "Summary: ");
-	if (!off || strncmp(off, summary, strlen(summary)) ||
-	    (off[strlen(summary)] && off[strlen(summary)] != ';')) {
-		snprintf(buf, sizeof(buf), "differs from %s: %.200s", off_boot, off_note);
-		add_note(v, buf);
-		ktap(0, "same-as-off", " # %s", buf);
-		v->failed++;
-	} else {
-		snprintf(buf, sizeof(buf), "same as %s", off_boot);
-		ktap(1, "same-as-off", " # %s", buf);
-		add_note(v, buf);
-	}
-}
-
-/* Other guest suites: top-level KTAP result lines. */
-static void ktap_line(struct verdict *v, const char *msg)
-{
-	int ok = !strncmp(msg, "ok ", 3);
-
-	if (!ok && strncmp(msg, "not ok ", 7))
-		return;
-	if (selftest_suite()) {
-		/* A case by name; the counts are the Summary's. */
-		printf("# %s\n", msg);
-		return;
-	}
-	printf("%s\n", msg);
-	ntests++;
-	if (strstr(msg, "# SKIP"))
-		v->skipped++;
-	else if (ok)
-		v->passed++;
-	else
-		v->failed++;
 }
 
 /*
@@ -309,16 +217,13 @@ static int guest_suite(struct verdict *v)
 			break;
 		}
 		if ((m = strstr(msg, "BJK-ERROR: "))) {
-			printf("# %s\n", m);
+			snprintf(buf, sizeof(buf), "# %s", m);
+			add_line(0, buf, NULL);
 			add_note(v, m + strlen("BJK-ERROR: "));
 			errored = 1;
+			continue;
 		}
-		if (!strcmp(suite, "test_bpf"))
-			test_bpf_line(msg);
-		else if (selftest_suite())
-			selftest_line(msg), ktap_line(v, msg);
-		else
-			ktap_line(v, msg);
+		guest_line(v, msg);
 	}
 	fclose(f);
 	if (!found) {
@@ -334,6 +239,127 @@ static int guest_suite(struct verdict *v)
 		add_note(v, buf);
 	}
 	return rc;
+}
+
+/* The plan and the totals must count what the lines count. */
+static void check_counts(struct verdict *v)
+{
+	long n = v->passed + v->failed + v->skipped;
+	char buf[300];
+
+	if (plan < 0) {
+		judge_case(v, 0, "judge.plan", "no plan line (1..N)");
+	} else if (plan != n) {
+		snprintf(buf, sizeof(buf), "plan 1..%ld, %ld case lines", plan, n);
+		judge_case(v, 0, "judge.plan", buf);
+	}
+	if (totals[0] < 0) {
+		judge_case(v, 0, "judge.totals", "no '# Totals:' line");
+	} else if (totals[0] != v->passed || totals[1] != v->failed || totals[2] != v->skipped) {
+		snprintf(buf, sizeof(buf),
+			 "# Totals says pass:%ld fail:%ld skip:%ld, the case lines %ld, %ld, %ld",
+			 totals[0], totals[1], totals[2], v->passed, v->failed, v->skipped);
+		judge_case(v, 0, "judge.totals", buf);
+	}
+}
+
+/* ---- the baseline ---- */
+
+/*
+ * The cases of the baseline boot's KTAP for this suite, less the judge's,
+ * against ours: the same names with the same results. Adds a failing case
+ * when they differ (naming the first differences), a diagnostic when not.
+ */
+static void compare_baseline(struct verdict *v, const char *results, const char *base)
+{
+	char path[4096], line[BJK_LINE_MAX], name[BJK_LINE_MAX], buf[1024], res, *dir, *copy;
+	const char *rest;
+	int i, nbase = 0, diffs = 0, nmine = 0;
+	size_t len = 0;
+	FILE *f;
+
+	copy = strdup(results);
+	dir = dirname(copy);
+	snprintf(path, sizeof(path), "%s/ktap/%s.%s.ktap", dir, base, suite);
+	free(copy);
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(buf, sizeof(buf), "no %s KTAP of baseline boot %s in this run (%.900s)",
+			 suite, base, path);
+		judge_case(v, 0, "judge.same_as_baseline", buf);
+		return;
+	}
+	buf[0] = '\0';
+	/* Each baseline case must be ours with the same result... */
+	while (fgets(line, sizeof(line), f)) {
+		bjk_chomp(line);
+		if (!parse_result(line, &res, name, sizeof(name), &rest) ||
+		    !strncmp(name, "judge.", 6))
+			continue;
+		nbase++;
+		for (i = 0; i < nlines; i++)
+			if (lines[i].res && !strcmp(lines[i].name, name))
+				break;
+		if (i < nlines && lines[i].res == res)
+			continue;
+		if (diffs++ < 3) {
+			len = strlen(buf);
+			snprintf(buf + len, sizeof(buf) - len, "%s'%.80s' %s in %s, %s here", len ? "; " : "",
+				 name, res == 'o' ? "ok" : res == 's' ? "skipped" : "failed", base,
+				 i == nlines ? "absent" :
+				 lines[i].res == 'o' ? "ok" : lines[i].res == 's' ? "skipped" : "failed");
+		}
+	}
+	fclose(f);
+	/* ...and no case of ours missing there. */
+	for (i = 0; i < nlines; i++)
+		if (lines[i].res && strncmp(lines[i].name, "judge.", 6))
+			nmine++;
+	if (nmine != nbase && !diffs) {
+		diffs++;
+		snprintf(buf, sizeof(buf), "%d cases here, %d in %s", nmine, nbase, base);
+	}
+	if (diffs) {
+		char detail[1200];
+
+		snprintf(detail, sizeof(detail), "differs from %s in %d case(s): %s", base, diffs, buf);
+		judge_case(v, 0, "judge.same_as_baseline", detail);
+	} else {
+		snprintf(buf, sizeof(buf), "# same as %s: %d cases, the same results", base, nbase);
+		add_line(0, buf, NULL);
+		add_note(v, buf + 2);
+	}
+}
+
+/* ---- KUnit ---- */
+
+/* KUnit's KTAP from the console: the lines from "KTAP version" to /init. */
+static void kunit_doc(void)
+{
+	char line[BJK_LINE_MAX];
+	int in = 0;
+	FILE *f = fopen(logpath, "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char *msg = line, *p;
+
+		bjk_chomp(line);
+		if (strstr(line, "BJK-INIT-START"))
+			break;
+		/* After the printk time and the one blank that follows it. */
+		if (line[0] == '[' && (p = strstr(line, "] ")))
+			msg = p + 2;
+		if (!in && strncmp(msg, "KTAP version ", 13))
+			continue;
+		in = 1;
+		for (p = msg; *p == ' '; p++)
+			;
+		if (!strncmp(p, "KTAP version ", 13) || !strncmp(p, "1..", 3) ||
+		    !strncmp(p, "ok ", 3) || !strncmp(p, "not ok ", 7) || !strncmp(p, "# ", 2))
+			printf("%s\n", msg);
+	}
+	if (f)
+		fclose(f);
 }
 
 /* kunit.py parse output: "Testing complete. Ran N tests: passed: a, ..." */
@@ -391,56 +417,62 @@ static void kunit(struct verdict *v, const char *parsed)
 	if (no_ktap) {
 		add_note(v, "no KUnit output on the console (KUnit did not run)");
 		v->failed++;
-		ktap(0, "kunit", " # %s", "no KUnit output");
+		printf("KTAP version 1\n1..1\nnot ok 1 kunit # no KUnit output\n");
 	} else if (total == 0) {
 		/* KUnit ran with no suite: "KTAP version 1" and "1..0". */
 		v->skipped = 1;
 		add_note(v, "no KUnit test ran (series not applied, or CONFIG_BPF_JIT_KASAN_KUNIT_TEST off)");
-		ktap(1, "kunit", " # SKIP %s", "no KUnit test ran");
+		printf("KTAP version 1\n1..1\nok 1 kunit # SKIP no KUnit test ran\n");
 	} else if (total < 0) {
 		add_note(v, "kunit.py parse printed no summary");
 		v->failed++;
-		ktap(0, "kunit", "%s", "");
+		printf("KTAP version 1\n1..1\nnot ok 1 kunit # kunit.py parse printed no summary\n");
 	} else {
-		char detail[128];
-
-		snprintf(detail, sizeof(detail), "%ld passed, %ld failed, %ld skipped",
-			 v->passed, v->failed, v->skipped);
-		ktap(!v->failed, "kunit", " # %s", detail);
+		kunit_doc();
 	}
 }
 
 int main(int argc, char **argv)
 {
+	const char *baseline = NULL, *parsed = NULL;
 	struct verdict v = { 0 };
-	int rc = 0;
+	int opt, rc = 0;
 
-	if (argc < 5 || (!strcmp(argv[1], "kunit") && argc != 6)) {
-		fprintf(stderr, "usage: %s SUITE BOOT LOG RESULTS [KUNIT_PARSE_OUTPUT]\n", argv[0]);
-		return 2;
+	while ((opt = getopt(argc, argv, "b:k:")) != -1) {
+		if (opt == 'b')
+			baseline = optarg;
+		else if (opt == 'k')
+			parsed = optarg;
+		else
+			goto usage;
 	}
-	suite = argv[1];
-	boot = argv[2];
-	logpath = argv[3];
-	printf("KTAP version 1\n# boot %s, suite %s\n", boot, suite);
-	if (!strcmp(suite, "kunit")) {
-		kunit(&v, argv[5]);
+	if (argc - optind != 4 || (!strcmp(argv[optind], "kunit") != !!parsed))
+		goto usage;
+	suite = argv[optind];
+	boot = argv[optind + 1];
+	logpath = argv[optind + 2];
+	if (parsed) {
+		kunit(&v, parsed);
 	} else {
 		rc = guest_suite(&v);
-		if (!strcmp(suite, "test_bpf") && rc != -2 && !errored)
-			test_bpf_verdict(&v);
-		if (selftest_suite() && rc != -2 && !errored)
-			selftest_verdict(&v, argv[4]);
+		/* A suite that did not run or finish has no counts to check. */
+		if (rc >= 0 && !errored)
+			check_counts(&v);
+		if (baseline && rc >= 0 && !errored)
+			compare_baseline(&v, argv[optind + 3], baseline);
 		/* A suite that did not run or finish, or failed without saying which test. */
-		if (rc && !v.failed) {
-			v.failed = 1;
-			ktap(0, suite, " # %s", v.note);
-		}
+		if ((rc || errored) && !v.failed)
+			judge_case(&v, 0, "judge.finished", v.note[0] ? v.note : "guest script failed");
+		print_doc();
 	}
-	printf("1..%d\n", ntests);
 	if (v.note[0])
 		printf("# %s: %s\n", suite, v.note);
-	if (bjk_result(argv[4], boot, suite, v.passed, v.failed, v.skipped, v.secs, v.note))
+	if (bjk_result(argv[optind + 3], boot, suite, v.passed, v.failed, v.skipped, v.secs,
+		       v.note))
 		return 2;
 	return v.failed ? 1 : 0;
+usage:
+	fprintf(stderr, "usage: %s [-b BASELINE] SUITE BOOT LOG RESULTS\n"
+		"       %s -k KUNIT_PARSE_OUTPUT kunit BOOT LOG RESULTS\n", argv[0], argv[0]);
+	return 2;
 }

@@ -3,7 +3,9 @@
 # boots of tests/boots; BJK_BOOTS=vm runs only it):
 #   tests/host/vm.sh RUNDIR
 # Each case is one `tools/vm` run (one boot, about 15 s under TCG). KTAP on
-# stdout, one row in RUNDIR/results.tsv, logs in RUNDIR/vm.<case>.out.
+# stdout and in RUNDIR/host/vm.vm.ktap, one row in RUNDIR/host/vm.tsv (the
+# judge, harness/judge.sh, takes both as they are), logs in
+# RUNDIR/vm.<case>.out.
 set -euo pipefail
 . "$(dirname "$0")/../../harness/lib.sh"
 
@@ -14,17 +16,21 @@ demo=$(suite_out vm)/host/bjk-demo
 line=$(grep -n 'the bad access' "$BJK_ROOT/demo/demo.bpf.c" | cut -d: -f1)
 pass=0 fail=0 n=0
 t0=$(now)
+mkdir -p "$run/host"
+ktapf=$run/host/vm.vm.ktap
+: >"$ktapf"
 export BJK_VM_PREPARED=1	# harness/test.sh has prepared everything
 
 ktap() { # ok|not-ok NAME [DETAIL]
+	local word=ok
 	n=$((n + 1))
 	if [ "$1" = ok ]; then
 		pass=$((pass + 1))
-		echo "ok $n vm.$2${3:+ # $3}"
 	else
 		fail=$((fail + 1))
-		echo "not ok $n vm.$2${3:+ # $3}"
+		word="not ok"
 	fi
+	echo "$word $n vm.$2${3:+ # $3}" | tee -a "$ktapf"
 }
 
 # vmrun NAME ARGS...: run tools/vm, output to RUNDIR/vm.NAME.out; sets $rc.
@@ -36,8 +42,7 @@ vmrun() {
 	note "vm: $name: status $rc ($run/vm.$name.out)"
 }
 
-echo "KTAP version 1"
-echo "1..4"
+printf 'KTAP version 1\n1..4\n' | tee -a "$ktapf"
 
 # The command's status comes back: 3 stays 3.
 vmrun exit_status -- sh -c 'echo "in the guest: $(uname -r)"; exit 3'
@@ -78,5 +83,5 @@ else
 fi
 
 secs=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
-printf 'vm\tvm\t%d\t%d\t0\t%s\t%s\n' "$pass" "$fail" "$secs" "tools/vm, 4 boots" >>"$run/results.tsv"
+printf 'vm\tvm\t%d\t%d\t0\t%s\t%s\n' "$pass" "$fail" "$secs" "tools/vm, 4 boots" >"$run/host/vm.tsv"
 [ "$fail" -eq 0 ]

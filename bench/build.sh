@@ -1,12 +1,12 @@
 #!/bin/bash
 # Build the benchmark's guest side:
-#   bench/build.sh TREE BUILD OUT
+#   bench/build.sh TREE BUILD OUT USERLAND
 # TREE: the patched kernel tree; BUILD: its O= build directory (unused: the
-# programs need only uapi headers, so no vmlinux.h and no bpftool); OUT:
+# programs need only uapi headers); USERLAND: libbpf (harness/userland.sh);
+# OUT:
 #   OUT/bjk-bench   the static runner (bench/runner.c) with the BPF object
 #                   (bench/progs/bench.bpf.c) embedded
-# libbpf is built (static) from TREE into OUT/work once and reused while its
-# sources do not change. Run by the harness as tests/bench/build.sh.
+# Run by the harness as tests/bench/build.sh.
 set -euo pipefail
 
 name=bench
@@ -16,7 +16,6 @@ name=bench
 need_clang
 need_static_libs
 t0=$SECONDS
-libbpf_static
 
 bpf_object "$here/progs/bench.bpf.c" "$work/bench.bpf.o"
 embed_bpf_object "$work/bench.bpf.o" "$work/objects.S"

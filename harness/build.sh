@@ -14,12 +14,12 @@ key="version=$(source_version) series=$(series_hash) fragment=$(sha256_file "$FR
 exec 8>"$build.lock"
 flock 8
 
-if [ "$(cat "$stamp" 2>/dev/null)" = "$key" ] && git -C "$tree" diff --quiet HEAD &&
+if stamp_fresh "$stamp" "$key" && git -C "$tree" diff --quiet HEAD &&
 	[ -f "$build/arch/x86/boot/bzImage" ] && [ -f "$build/lib/test_bpf.ko" ]; then
 	note "kernel: up to date (nothing rebuilt)"
 	exit 0
 fi
-rm -f "$stamp"
+stamp_clear "$stamp"
 
 export CCACHE_DIR=$CACHE/ccache CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 export CCACHE_NOHASHDIR=1 CCACHE_BASEDIR=$CACHE
@@ -35,5 +35,5 @@ if ! make -C "$tree" O="$build" -j"$jobs" CC="ccache gcc" bzImage modules >"$log
 	die "kernel build failed; full log: $log"
 fi
 ccache -s 2>/dev/null | grep -E '^ *(Hits|Misses):' | sed 's/^ */  ccache: /' || true
-echo "$key" >"$stamp"
+stamp_write "$stamp" "$key"
 note "kernel: $build/arch/x86/boot/bzImage"

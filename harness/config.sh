@@ -18,11 +18,11 @@ mkdir -p "$build"
 # The same lock as build.sh: one run at a time changes this build directory.
 exec 8>"$build.lock"
 flock 8
-if [ -f "$build/.config" ] && [ "$(cat "$keyfile" 2>/dev/null)" = "$key" ]; then
+if [ -f "$build/.config" ] && stamp_fresh "$keyfile" "$key"; then
 	note "config: $build/.config up to date"
 	exit 0
 fi
-rm -f "$keyfile"
+stamp_clear "$keyfile"
 
 note "config: $(basename "$FRAGMENT") onto allnoconfig in $build"
 if ! (cd "$tree" && scripts/kconfig/merge_config.sh -n -O "$build" "$FRAGMENT" &&
@@ -62,5 +62,5 @@ if [ "${#missing[@]}" -gt 0 ]; then
 	printf 'Check their dependencies (cd %s && make O=%s menuconfig, then search with /); merge_config.sh output: %s\n' "$tree" "$build" "$log" >&2
 	exit 1
 fi
-echo "$key" >"$keyfile"
+stamp_write "$keyfile" "$key"
 note "config: all $(grep -cE '^(CONFIG_|# CONFIG_.* is not set)' "$FRAGMENT") options of the fragment checked"

@@ -9,6 +9,8 @@ FRAGMENT=$(readlink -f "${BJK_CONFIG_FRAGMENT:-$BJK_ROOT/harness/config/bpf-jit-
 PATCHES=$(readlink -f "${BJK_PATCHES:-$BJK_ROOT/patches}")
 TOOLS=$CACHE/tools
 export BJK_ROOT CACHE
+# shellcheck source=SCRIPTDIR/../lib/stamp.sh
+. "$BJK_ROOT/lib/stamp.sh"
 
 # The kernel a stage works on. "series": patches/ and FRAGMENT, what every
 # suite tests. "museum" (BJK_VARIANT=museum; the boots of tests/boots whose
@@ -112,6 +114,11 @@ tree_dir() {
 
 build_dir() {
 	echo "$CACHE/build/$(source_version)-$(sha256_file "$FRAGMENT" | cut -c1-12)"
+}
+
+# libbpf, bpftool and vmlinux.h of a build (harness/userland.sh).
+userland_dir() {
+	echo "$CACHE/userland/$(basename "$(build_dir)")"
 }
 
 # The guest initramfs of a build (rebuilt each run, a second or two).

@@ -1,20 +1,22 @@
 #!/bin/bash
 # Build what guest suites need besides the kernel: for each
 # tests/<suite>/build.sh of the kernel (suite_builds), run it as
-# `build.sh TREE BUILD OUT` with OUT in the
-# cache (suite_out); image.sh puts the regular files of OUT into the guest
-# image as /<suite>/. Each script keeps its own caches (e.g. OUT/work).
+# `build.sh TREE BUILD OUT USERLAND` with OUT in the cache (suite_out) and
+# USERLAND the libbpf, bpftool and vmlinux.h of the build (userland.sh);
+# image.sh puts the regular files of OUT into the guest image as /<suite>/.
+# Each script keeps its own caches (e.g. OUT/work).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 tree=$(tree_dir)
 build=$(build_dir)
+userland=$(userland_dir)
 while read -r b; do
 	s=$(basename "$(dirname "$b")")
 	out=$(suite_out "$s")
 	mkdir -p "$out"
 	note "suites: $s: tests/$s/build.sh (log: $out.log)"
-	if ! bash "$b" "$tree" "$build" "$out" >"$out.log" 2>&1; then
+	if ! bash "$b" "$tree" "$build" "$out" "$userland" >"$out.log" 2>&1; then
 		tail -n 40 "$out.log" >&2
 		die "building suite $s failed; full log: $out.log"
 	fi

@@ -5,13 +5,13 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 src=$BJK_ROOT/harness/src
-key=$(cat "$src"/*.c "$src"/*.h | sha256sum | cut -c1-64)
-if [ "$(cat "$TOOLS/.key" 2>/dev/null)" = "$key" ]; then
+key=$(stamp_key "$src"/*.c "$src"/*.h)
+if stamp_fresh "$TOOLS/.key" "$key"; then
 	note "tools: up to date in $TOOLS"
 	exit 0
 fi
 mkdir -p "$TOOLS"
-rm -f "$TOOLS/.key"
+stamp_clear "$TOOLS/.key"
 built=()
 for c in "$src"/*.c; do
 	prog=$TOOLS/bjk-$(basename "$c" .c)
@@ -19,5 +19,5 @@ for c in "$src"/*.c; do
 	mv -f "$prog.tmp" "$prog"
 	built+=("$(basename "$prog")")
 done
-echo "$key" >"$TOOLS/.key"
+stamp_write "$TOOLS/.key" "$key"
 note "tools: built ${built[*]} in $TOOLS"

@@ -1,24 +1,29 @@
 # shellcheck shell=bash disable=SC2034 # what it sets is for the sourcing script
 # Sourced by the scripts that build what a suite needs, all run as
-# `build.sh TREE BUILD OUT` (tests/*/build.sh by harness/suites.sh, and
-# bench/build.sh): their common start and the steps more than one repeats.
+# `build.sh TREE BUILD OUT USERLAND` (tests/*/build.sh by harness/suites.sh,
+# and bench/build.sh): their common start and the steps more than one
+# repeats. USERLAND: what harness/userland.sh made for the kernel build.
 # The script sets `set -euo pipefail` and name= (its messages' prefix)
 # first. Afterwards:
 #   here  the script's directory          root  the repository
 #   tree  TREE, absolute                  build BUILD, absolute
+#   userland USERLAND, absolute
 #   out   OUT, absolute, created          work  OUT/work, created: the
 #                                               script's own files and caches
 #   clang ${CLANG:-clang-19}              jobs  ${BJK_JOBS:-$(nproc)}
 
 : "${name:?set before sourcing lib/build-common.sh}"
-[ $# -eq 3 ] || { echo "usage: $0 TREE BUILD OUT" >&2; exit 2; }
+[ $# -eq 4 ] || { echo "usage: $0 TREE BUILD OUT USERLAND" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 tree=$(cd "$1" && pwd)
 build=$(cd "$2" && pwd)
 mkdir -p "$3"
 out=$(cd "$3" && pwd)
+userland=$(cd "$4" && pwd)
 work=$out/work
+# shellcheck source=SCRIPTDIR/stamp.sh
+. "$root/lib/stamp.sh"
 clang=${CLANG:-clang-19}
 jobs=${BJK_JOBS:-$(nproc)}
 mkdir -p "$work"
@@ -43,25 +48,16 @@ need_static_libs() {
 	[ -f /usr/lib/x86_64-linux-gnu/libz.a ] || die "libz.a missing (apt-get install zlib1g-dev)"
 }
 
-# libbpf, static, from TREE (it matches the kernel's uapi), installed under
-# WORK/root; built again only when its sources change. Sets libbpf_a.
-libbpf_static() {
-	local key t0=$SECONDS
-
-	key=$(cat "$tree"/tools/lib/bpf/*.[ch] | sha256sum | cut -c1-16)
-	if [ "$(cat "$work/libbpf.key" 2>/dev/null)" != "$key" ]; then
-		echo "$name: libbpf (static) from $tree/tools/lib/bpf"
-		rm -rf "$work/libbpf" "$work/root" "$work/libbpf.key"
-		mkdir -p "$work/libbpf"
-		make -s -C "$tree/tools/lib/bpf" BUILD_STATIC_ONLY=1 OUTPUT="$work/libbpf/" \
-			DESTDIR="$work/root" prefix= -j"$jobs" install >"$work/libbpf.log" 2>&1 ||
-			{ tail -20 "$work/libbpf.log" >&2; die "libbpf build failed ($work/libbpf.log)"; }
-		echo "$key" >"$work/libbpf.key"
-		echo "$name: libbpf built in $((SECONDS - t0))s"
-	fi
-	libbpf_a=$(find "$work/root" -name libbpf.a | head -1)
-	[ -n "$libbpf_a" ] || die "libbpf.a not found under $work/root"
-}
+# What harness/userland.sh made once for the kernel build (USERLAND):
+# libbpf_a (static libbpf), uinc (its headers' include directory), bpftool,
+# vmlinux_h (the build's BTF as C).
+libbpf_a=$userland/root/lib64/libbpf.a
+uinc=$userland/root/include
+bpftool=$userland/bpftool
+vmlinux_h=$userland/vmlinux.h
+for f in "$libbpf_a" "$uinc/bpf/libbpf.h" "$bpftool" "$vmlinux_h"; do
+	[ -e "$f" ] || die "$f missing: run harness/userland.sh first (make test does)"
+done
 
 # embed_bpf_object OBJ S: an assembler file S that puts OBJ into a runner as
 # bjk_bpf_obj[] .. bjk_bpf_obj_end[] (the object it loads unless -o names one).
@@ -81,18 +77,18 @@ EOS
 # from the tree, which matches the kernel; asm/ from the host), for -mcpu=v4.
 bpf_object() {
 	"$clang" -g -O2 -target bpf -mcpu=v4 -Wall -Werror \
-		-I"$tree/tools/include/uapi" -I"$work/root/include" \
+		-I"$tree/tools/include/uapi" -I"$uinc" \
 		-idirafter /usr/include/x86_64-linux-gnu -c "$1" -o "$2"
 }
 
 # guest_program OUT SOURCE... [-lLIB...]: a static program for the guest
-# with libbpf (libbpf_static first), the tree's uapi and lib/ headers;
+# with libbpf, the tree's uapi and lib/ headers;
 # written to OUT.tmp, renamed to OUT once whole.
 guest_program() {
 	local dst=$1
 	shift
 	gcc -static -O2 -g -Wall -Wextra -Werror -Wno-missing-field-initializers -pthread \
-		-I"$work/root/include" -I"$tree/tools/include/uapi" -I"$root/lib" \
+		-I"$uinc" -I"$tree/tools/include/uapi" -I"$root/lib" \
 		-o "$dst.tmp" "$@" "$libbpf_a" -l:libelf.a -l:libz.a
 	mv -f "$dst.tmp" "$dst"
 }

@@ -1,13 +1,13 @@
 #!/bin/bash
 # Build what the guest needs for the e2e suite:
-#   tests/e2e/build.sh TREE BUILD OUT
+#   tests/e2e/build.sh TREE BUILD OUT USERLAND
 # TREE: the patched kernel tree; BUILD: its O= build directory (built, with
-# vmlinux); OUT: where to put the results:
+# vmlinux); USERLAND: libbpf and vmlinux.h of the build (harness/userland.sh);
+# OUT: where to put the results:
 #   OUT/bjk_e2e.ko   the test module (kfuncs, module BTF)
 #   OUT/bjk-e2e      the static runner, with the BPF object embedded
 # Needs no lock: the module build is a few seconds of make M= (see
-# BJK_E2E_LOCK below). Intermediate files go to OUT/work. libbpf and bpftool (bootstrap) are
-# built from TREE once and reused while their sources do not change.
+# BJK_E2E_LOCK below). Intermediate files go to OUT/work.
 set -euo pipefail
 
 name=e2e
@@ -16,25 +16,6 @@ name=e2e
 need_kernel_built
 need_clang
 need_static_libs
-libbpf_static
-
-# bpftool (bootstrap: enough for vmlinux.h)
-bpftool=$work/bpftool/bootstrap/bpftool
-key=$(cat "$tree"/tools/bpf/bpftool/*.[ch] | sha256sum | cut -c1-16)
-if [ "$(cat "$work/bpftool.key" 2>/dev/null)" != "$key" ] || [ ! -x "$bpftool" ]; then
-	echo "e2e: bpftool (bootstrap) from $tree/tools/bpf/bpftool"
-	rm -rf "$work/bpftool"
-	mkdir -p "$work/bpftool"
-	make -s -C "$tree/tools/bpf/bpftool" OUTPUT="$work/bpftool/" -j"$jobs" bootstrap \
-		>"$work/bpftool.log" 2>&1 ||
-		{ tail -20 "$work/bpftool.log" >&2; die "bpftool build failed ($work/bpftool.log)"; }
-	echo "$key" >"$work/bpftool.key"
-fi
-
-# vmlinux.h from the build's BTF
-"$bpftool" btf dump file "$build/vmlinux" format c >"$work/vmlinux.h.tmp"
-mv -f "$work/vmlinux.h.tmp" "$work/vmlinux.h"
-
 # the module (a copy: kbuild writes next to the sources)
 rm -rf "$work/module"
 cp -r "$here/module" "$work/module"
@@ -46,13 +27,13 @@ ${BJK_E2E_LOCK:+flock "$BJK_E2E_LOCK"} \
 strip --strip-debug -o "$out/bjk_e2e.ko" "$work/module/bjk_e2e.ko"
 
 # the BPF programs
-"$clang" -g -O2 -target bpf -mcpu=v4 -Wall -Werror -I"$work" -I"$work/root/include" \
+"$clang" -g -O2 -target bpf -mcpu=v4 -Wall -Werror -I"$userland" -I"$uinc" \
 	-c "$here/progs/e2e.bpf.c" -o "$work/e2e.bpf.o"
 
 # the runner, static, with the BPF object embedded
 embed_bpf_object "$work/e2e.bpf.o" "$work/objects.S"
 gcc -static -O2 -g -Wall -Wextra -Wno-unused-result -Wno-missing-field-initializers \
-	-I"$work/root/include" -I"$tree/tools/include/uapi" -I"$root/lib" \
+	-I"$uinc" -I"$tree/tools/include/uapi" -I"$root/lib" \
 	-o "$out/bjk-e2e.tmp" "$here/runner.c" "$work/objects.S" \
 	"$libbpf_a" -l:libelf.a -l:libz.a
 mv -f "$out/bjk-e2e.tmp" "$out/bjk-e2e"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Build the guest side of the bug museum (the museum kernel's image only):
-#   tests/museum/build.sh TREE BUILD OUT
+#   tests/museum/build.sh TREE BUILD OUT USERLAND
 # OUT/bjk-museum: the reproducers and their runner (museum.c); OUT/bjk-decode:
 # the decoder (tools/bjk-decode.c), which names each report's program and
 # instruction while the program is loaded. Both static.
@@ -11,9 +11,8 @@ name=museum
 . "$(dirname "$0")/../../lib/build-common.sh"
 need_static_libs
 t0=$SECONDS
-libbpf_static
 guest_program "$out/bjk-museum" "$here/museum.c"
-gcc -static -O2 -g -Wall -Wextra -Wno-missing-field-initializers -I"$work/root/include" \
+gcc -static -O2 -g -Wall -Wextra -Wno-missing-field-initializers -I"$uinc" \
 	-D__EXPORTED_HEADERS__ -I"$tree/kernel/bpf" -I"$tree/tools/include" \
 	-I"$tree/tools/include/uapi" -I"$root/lib" -o "$out/bjk-decode.tmp" \
 	"$root/tools/bjk-decode.c" "$tree/kernel/bpf/disasm.c" "$libbpf_a" -l:libelf.a -l:libz.a

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Build the kernel's own BPF selftests (tools/testing/selftests/bpf of TREE)
 # for the peer suites test_verifier and test_progs:
-#   tests/selftests/build.sh TREE BUILD OUT
-# OUT/test_verifier   static, libbpf from TREE
+#   tests/selftests/build.sh TREE BUILD OUT USERLAND
+# (USERLAND: libbpf, bpftool and vmlinux.h of the build, harness/userland.sh)
+# OUT/test_verifier   static
 # OUT/test_verifier.cases  its cases, "INDEX<TAB>NAME" (tv_cases.c)
 # OUT/bpf_testmod.ko  built out of tree against BUILD (test_verifier and
 #                     test_progs load it from their working directory)
@@ -15,39 +16,27 @@
 # rebuilds nothing.
 set -euo pipefail
 
-[ $# -eq 3 ] || { echo "usage: $0 TREE BUILD OUT" >&2; exit 2; }
-here=$(cd "$(dirname "$0")" && pwd)
-tree=$(cd "$1" && pwd)
-build=$(cd "$2" && pwd)
-mkdir -p "$3"
-out=$(cd "$3" && pwd)
-work=$out/work
+name=selftests
+# shellcheck source=SCRIPTDIR/../../lib/build-common.sh
+. "$(dirname "$0")/../../lib/build-common.sh"
 st=$tree/tools/testing/selftests/bpf
-jobs=${BJK_JOBS:-$(nproc)}
-mkdir -p "$work"
-
-die() {
-	echo "error: selftests: $*" >&2
-	exit 1
-}
 
 now() { date +%s.%N; }
 took() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1fs", b - a }'; }
 
-# key NAME FILE...: the sha256 of FILEs' contents plus this script; "stale"
-# when NAME's recorded key differs.
-key() {
-	local name=$1
+# fresh NAME FILE...: whether product NAME was made from these files (and
+# this script) as they are; when not, its stamp is cleared until done_key.
+declare -A keys
+fresh() {
+	local n=$1
 	shift
-	cat "$@" "$0" | sha256sum | cut -c1-16 >"$work/$name.newkey"
-	if cmp -s "$work/$name.newkey" "$work/$name.key"; then
-		echo fresh
-	else
-		echo stale
-	fi
+	keys[$n]=$(stamp_key "$@" "$0")
+	stamp_fresh "$work/$n.key" "${keys[$n]}" && return 0
+	stamp_clear "$work/$n.key"
+	return 1
 }
 done_key() {
-	mv -f "$work/$1.newkey" "$work/$1.key"
+	stamp_write "$work/$1.key" "${keys[$1]}"
 }
 
 # run LOG CMD...: run CMD with its output in LOG; on failure the log's tail.
@@ -58,31 +47,15 @@ run() {
 }
 
 [ -d "$st" ] || die "$st missing (not a kernel tree?)"
-[ -f "$build/vmlinux" ] || die "$build/vmlinux missing (kernel not built?)"
-[ -f "$build/Module.symvers" ] || die "$build/Module.symvers missing (modules not built?)"
-[ -f /usr/lib/x86_64-linux-gnu/libelf.a ] || die "libelf.a missing (apt-get install libelf-dev)"
-[ -f /usr/lib/x86_64-linux-gnu/libz.a ] || die "libz.a missing (apt-get install zlib1g-dev)"
-
-# libbpf, static, from the tree
-t=$(now)
-if [ "$(key libbpf "$tree"/tools/lib/bpf/*.[ch] "$tree/tools/include/uapi/linux/bpf.h")" = stale ]; then
-	echo "selftests: libbpf (static) from $tree/tools/lib/bpf"
-	rm -rf "$work/libbpf" "$work/root"
-	mkdir -p "$work/libbpf"
-	run "$work/libbpf.log" make -C "$tree/tools/lib/bpf" BUILD_STATIC_ONLY=1 \
-		OUTPUT="$work/libbpf/" DESTDIR="$work/root" prefix= -j"$jobs" install
-	done_key libbpf
-	echo "selftests: libbpf built in $(took "$t")"
-fi
-libbpf_a=$work/root/lib64/libbpf.a
-[ -f "$libbpf_a" ] || libbpf_a=$(find "$work/root" -name libbpf.a | head -1)
+need_kernel_built
+need_static_libs
 
 # bpf_testmod.ko (a copy of its sources: kbuild writes next to them). Its
 # BTF is split BTF on top of the kernel's: a kernel rebuilt from other
 # sources (the build's stamp) needs it rebuilt, or it fails to load.
 t=$(now)
-if [ "$(key testmod "$st"/bpf_testmod/* "$build/Module.symvers" "$build/.config" \
-	"$build/.bjk-built")" = stale ] ||
+if ! fresh testmod "$st"/bpf_testmod/* "$build/Module.symvers" "$build/.config" \
+	"$build/.bjk-built" ||
 	[ ! -f "$out/bpf_testmod.ko" ]; then
 	echo "selftests: bpf_testmod.ko against $build"
 	rm -rf "$work/bpf_testmod"
@@ -98,17 +71,17 @@ fi
 # has it; HAVE_GENHDR: the build's autoconf.h tells which CONFIG_ are on.
 uflags=(-g -O2 -Wall -Wno-unused-result -DHAVE_GENHDR
 	-I"$work" -I"$st" -I"$build/include/generated" -I"$tree/tools/lib"
-	-I"$work/root/include" -I"$tree/tools/include" -I"$tree/tools/arch/x86/include"
+	-I"$uinc" -I"$tree/tools/include" -I"$tree/tools/arch/x86/include"
 	-I"$tree/tools/include/uapi")
 ulibs=("$libbpf_a" -l:libelf.a -l:libz.a -lrt -lpthread)
 
 # test_verifier: its cases are verifier/*.c, pulled in by a generated
 # verifier/tests.h (here in OUT/work, with absolute paths, not in the tree).
 t=$(now)
-if [ "$(key test_verifier "$st"/test_verifier.c "$st"/verifier/*.c "$st"/*.h \
+if ! fresh test_verifier "$st"/test_verifier.c "$st"/verifier/*.c "$st"/*.h \
 	"$st"/testing_helpers.c "$st"/cap_helpers.c "$st"/unpriv_helpers.c \
 	"$tree/kernel/bpf/disasm.c" "$build/include/generated/autoconf.h" "$libbpf_a" \
-	"$here/tv_cases.c")" = stale ] || [ ! -x "$out/test_verifier" ] || [ ! -f "$out/test_verifier.cases" ]; then
+	"$here/tv_cases.c" || [ ! -x "$out/test_verifier" ] || [ ! -f "$out/test_verifier.cases" ]; then
 	echo "selftests: test_verifier"
 	mkdir -p "$work/verifier"
 	{
@@ -150,27 +123,14 @@ pt_extra=(test_progs.c cgroup_helpers.c trace_helpers.c network_helpers.c
 	testing_helpers.c btf_helpers.c cap_helpers.c unpriv_helpers.c netlink_helpers.c
 	jit_disasm_helpers.c test_loader.c xsk.c disasm.c disasm_helpers.c json_writer.c)
 t=$(now)
-if [ "$(key test_progs "$here/test_progs.list" "${srcs[@]}" "$st"/*.[ch] "$st"/progs/*.[ch] \
-	"$st"/prog_tests/*.h "$build/vmlinux" "$libbpf_a")" = stale ] || [ ! -x "$out/test_progs" ]; then
+if ! fresh test_progs "$here/test_progs.list" "${srcs[@]}" "$st"/*.[ch] "$st"/progs/*.[ch] \
+	"$st"/prog_tests/*.h "$vmlinux_h" "$libbpf_a" || [ ! -x "$out/test_progs" ]; then
 	echo "selftests: test_progs ($(echo "$tests" | wc -w) test files)"
 	command -v clang-19 >/dev/null || die "clang-19 not found (apt-get install clang-19)"
-
-	# bpftool (bootstrap: vmlinux.h, gen object, gen skeleton)
-	bpftool=$work/bpftool/bootstrap/bpftool
-	if [ "$(key bpftool "$tree"/tools/bpf/bpftool/*.[ch] "$tree"/tools/lib/bpf/*.[ch])" = stale ] ||
-		[ ! -x "$bpftool" ]; then
-		rm -rf "$work/bpftool"
-		mkdir -p "$work/bpftool"
-		run "$work/bpftool.log" make -C "$tree/tools/bpf/bpftool" OUTPUT="$work/bpftool/" \
-			-j"$jobs" bootstrap
-		done_key bpftool
-		echo "selftests: bpftool (bootstrap) built in $(took "$t")"
-	fi
 
 	pw=$work/progs
 	rm -rf "$pw"
 	mkdir -p "$pw"
-	"$bpftool" btf dump file "$build/vmlinux" format c >"$work/root/include/vmlinux.h"
 
 	# What the tests need: skeletons (X.skel.h, light X.lskel.h) and objects.
 	grep -ho '"[A-Za-z0-9_]*\.skel\.h"' "${srcs[@]}" | tr -d '"' | sed 's/\.skel\.h$//' |
@@ -193,7 +153,7 @@ if [ "$(key test_progs "$here/test_progs.list" "${srcs[@]}" "$st"/*.[ch] "$st"/p
 	sysinc=$(clang-19 -v -E - </dev/null 2>&1 |
 		sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }' | xargs)
 	export BPF_CC=clang-19 BPF_OUT=$pw BPF_ST=$st
-	export BPF_FLAGS="-g -Wall -Werror -D__TARGET_ARCH_x86 -mlittle-endian -I$work/root/include \
+	export BPF_FLAGS="-g -Wall -Werror -D__TARGET_ARCH_x86 -mlittle-endian -I$userland -I$uinc \
 -I$st -I$tree/tools/include/uapi -Wno-compare-distinct-pointer-types $sysinc -DENABLE_ATOMICS_TESTS"
 	# The Makefile's per-file flags (progs/X.c-CFLAGS).
 	export BPF_NOALIAS=" $(sed -n 's|^progs/\([a-z0-9_]*\)\.c-CFLAGS := -fno-strict-aliasing|\1|p' "$st/Makefile" | xargs) "

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Build the guest side of the suites under load and faults:
-#   tests/stress/build.sh TREE BUILD OUT
+#   tests/stress/build.sh TREE BUILD OUT USERLAND
 # OUT/bjk-stress: the stress suite's runner (stress.c) with the BPF object
 # (progs/stress.bpf.c) embedded; OUT/bjk-faults: the fault-injection suite's
 # (faults.c, raw programs). Both static; uapi headers only.
@@ -12,7 +12,6 @@ name=stress
 need_clang
 need_static_libs
 t0=$SECONDS
-libbpf_static
 
 bpf_object "$here/progs/stress.bpf.c" "$work/stress.bpf.o"
 embed_bpf_object "$work/stress.bpf.o" "$work/objects.S"

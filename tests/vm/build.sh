@@ -1,25 +1,18 @@
 #!/bin/bash
 # Build what `tools/vm` and `make run` need:
-#   tests/vm/build.sh TREE BUILD OUT
+#   tests/vm/build.sh TREE BUILD OUT USERLAND
 #   OUT/bjk-decode        the decoder (tools/bjk-decode.c), static: in the
 #                         guest as /vm/bjk-decode, and run on the host too
 #   OUT/host/bjk-demo     make run's demo loader (demo/demo.c), dynamic, for
 #   OUT/host/demo.bpf.o   the host: it runs in the VM through the shared root
 # (OUT/host/ is a directory, so image.sh leaves it out of the guest image.)
-# Reuses the static libbpf and vmlinux.h that tests/e2e/build.sh made in its
-# work directory (suites run in name order: e2e before vm).
 set -euo pipefail
 
 name=vm
 # shellcheck source=SCRIPTDIR/../../lib/build-common.sh
 . "$(dirname "$0")/../../lib/build-common.sh"
 mkdir -p "$out/host"
-e2e=$(dirname "$out")/e2e/work
-
-libbpf_a=$(find "$e2e/root" -name libbpf.a 2>/dev/null | head -1)
-[ -n "$libbpf_a" ] || die "no libbpf.a under $e2e/root (tests/e2e/build.sh must run first)"
-[ -f "$e2e/vmlinux.h" ] || die "$e2e/vmlinux.h missing (tests/e2e/build.sh must run first)"
-inc=(-I"$e2e/root/include" -D__EXPORTED_HEADERS__ -I"$tree/kernel/bpf" -I"$tree/tools/include"
+inc=(-I"$uinc" -D__EXPORTED_HEADERS__ -I"$tree/kernel/bpf" -I"$tree/tools/include"
 	-I"$tree/tools/include/uapi" -I"$root/lib")
 
 # The decoder: the kernel's own BPF disassembler (kernel/bpf/disasm.c, what
@@ -30,9 +23,9 @@ gcc -static -O2 -g -Wall -Wextra -Wno-missing-field-initializers "${inc[@]}" \
 mv -f "$out/bjk-decode.tmp" "$out/bjk-decode"
 
 # The demo
-"$clang" -g -O2 -target bpf -mcpu=v4 -Wall -Werror -I"$e2e" -I"$e2e/root/include" \
+"$clang" -g -O2 -target bpf -mcpu=v4 -Wall -Werror -I"$userland" -I"$uinc" \
 	-c "$root/demo/demo.bpf.c" -o "$out/host/demo.bpf.o"
-gcc -O2 -g -Wall -Wextra -I"$e2e/root/include" -I"$tree/tools/include/uapi" \
+gcc -O2 -g -Wall -Wextra -I"$uinc" -I"$tree/tools/include/uapi" \
 	-o "$out/host/bjk-demo.tmp" "$root/demo/demo.c" "$libbpf_a" -lelf -lz
 mv -f "$out/host/bjk-demo.tmp" "$out/host/bjk-demo"
 echo "vm: $out/bjk-decode, $out/host/bjk-demo, $out/host/demo.bpf.o"

@@ -1,0 +1,70 @@
+#!/bin/bash
+# The user space every suite's build uses, made once per kernel build into
+# $(userland_dir) and handed to each tests/*/build.sh (harness/suites.sh):
+#   root/include, root/lib64/libbpf.a  libbpf, static, from the tree (its
+#                                      uapi matches the kernel)
+#   bpftool                            bpftool (bootstrap: vmlinux.h, gen
+#                                      object, gen skeleton) from the tree
+#   vmlinux.h                          the build's BTF as C
+# Each is stamped with what it is made from (lib/stamp.sh) and made again
+# only when that changed.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+tree=$(tree_dir)
+build=$(build_dir)
+dir=$(userland_dir)
+jobs=${BJK_JOBS:-$(nproc)}
+[ -f "$build/vmlinux" ] || die "userland: $build/vmlinux missing (kernel not built?)"
+mkdir -p "$dir"
+exec 8>"$dir.lock"
+flock 8
+
+# make_logged LOG CMD...: CMD's output in LOG; on failure the log's tail.
+make_logged() {
+	local log=$1
+	shift
+	"$@" >"$log" 2>&1 || {
+		tail -n 30 "$log" >&2
+		die "userland: failed: $* (full log: $log)"
+	}
+}
+
+t0=$(now)
+key=$(stamp_key "$tree"/tools/lib/bpf/*.[ch] "$tree/tools/include/uapi/linux/bpf.h")
+if ! stamp_fresh "$dir/libbpf.stamp" "$key" || [ ! -f "$dir/root/lib64/libbpf.a" ]; then
+	stamp_clear "$dir/libbpf.stamp"
+	rm -rf "$dir/libbpf" "$dir/root"
+	mkdir -p "$dir/libbpf"
+	make_logged "$dir/libbpf.log" make -C "$tree/tools/lib/bpf" BUILD_STATIC_ONLY=1 \
+		OUTPUT="$dir/libbpf/" DESTDIR="$dir/root" prefix= -j"$jobs" install
+	[ -f "$dir/root/lib64/libbpf.a" ] || die "userland: libbpf.a is not in $dir/root/lib64"
+	stamp_write "$dir/libbpf.stamp" "$key"
+	note "userland: libbpf (static) built in $(since "$t0") (log: $dir/libbpf.log)"
+fi
+
+t0=$(now)
+key=$(stamp_key "$tree"/tools/bpf/bpftool/*.[ch] "$tree"/tools/lib/bpf/*.[ch])
+if ! stamp_fresh "$dir/bpftool.stamp" "$key" || [ ! -x "$dir/bpftool" ]; then
+	stamp_clear "$dir/bpftool.stamp"
+	rm -rf "$dir/bpftool.build" "$dir/bpftool"
+	mkdir -p "$dir/bpftool.build"
+	make_logged "$dir/bpftool.log" make -C "$tree/tools/bpf/bpftool" \
+		OUTPUT="$dir/bpftool.build/" -j"$jobs" bootstrap
+	cp "$dir/bpftool.build/bootstrap/bpftool" "$dir/bpftool.tmp"
+	mv -f "$dir/bpftool.tmp" "$dir/bpftool"
+	stamp_write "$dir/bpftool.stamp" "$key"
+	note "userland: bpftool (bootstrap) built in $(since "$t0") (log: $dir/bpftool.log)"
+fi
+
+# The kernel build's own stamp says which build vmlinux is.
+key=$(stamp_key "$build/.bjk-built" "$dir/bpftool.stamp")
+if ! stamp_fresh "$dir/vmlinux.h.stamp" "$key" || [ ! -f "$dir/vmlinux.h" ]; then
+	stamp_clear "$dir/vmlinux.h.stamp"
+	"$dir/bpftool" btf dump file "$build/vmlinux" format c >"$dir/vmlinux.h.tmp" ||
+		die "userland: bpftool btf dump file $build/vmlinux failed"
+	mv -f "$dir/vmlinux.h.tmp" "$dir/vmlinux.h"
+	stamp_write "$dir/vmlinux.h.stamp" "$key"
+	note "userland: vmlinux.h from $build/vmlinux"
+fi
+note "userland: $dir (libbpf, bpftool, vmlinux.h)"

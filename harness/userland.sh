@@ -1,10 +1,11 @@
 #!/bin/bash
 # The user space every suite's build uses, made once per kernel build into
 # $(userland_dir) and handed to each tests/*/build.sh (harness/suites.sh):
-#   root/include, root/lib64/libbpf.a  libbpf, static, from the tree (its
-#                                      uapi matches the kernel)
 #   bpftool                            bpftool (bootstrap: vmlinux.h, gen
 #                                      object, gen skeleton) from the tree
+#   root/include, root/lib64/libbpf.a  the libbpf that build made, static,
+#                                      from the tree (its uapi matches the
+#                                      kernel)
 #   vmlinux.h                          the build's BTF as C
 # Each is stamped with what it is made from (lib/stamp.sh) and made again
 # only when that changed.
@@ -30,31 +31,27 @@ make_logged() {
 	}
 }
 
+# bpftool's bootstrap build makes the libbpf it links with (static, with
+# its headers installed): that one build is every suite's libbpf too.
 t0=$(now)
-key=$(stamp_key "$tree"/tools/lib/bpf/*.[ch] "$tree/tools/include/uapi/linux/bpf.h")
-if ! stamp_fresh "$dir/libbpf.stamp" "$key" || [ ! -f "$dir/root/lib64/libbpf.a" ]; then
-	stamp_clear "$dir/libbpf.stamp"
-	rm -rf "$dir/libbpf" "$dir/root"
-	mkdir -p "$dir/libbpf"
-	make_logged "$dir/libbpf.log" make -C "$tree/tools/lib/bpf" BUILD_STATIC_ONLY=1 \
-		OUTPUT="$dir/libbpf/" DESTDIR="$dir/root" prefix= -j"$jobs" install
-	[ -f "$dir/root/lib64/libbpf.a" ] || die "userland: libbpf.a is not in $dir/root/lib64"
-	stamp_write "$dir/libbpf.stamp" "$key"
-	note "userland: libbpf (static) built in $(since "$t0") (log: $dir/libbpf.log)"
-fi
-
-t0=$(now)
-key=$(stamp_key "$tree"/tools/bpf/bpftool/*.[ch] "$tree"/tools/lib/bpf/*.[ch])
-if ! stamp_fresh "$dir/bpftool.stamp" "$key" || [ ! -x "$dir/bpftool" ]; then
+key=$(stamp_key "$tree"/tools/bpf/bpftool/*.[ch] "$tree"/tools/lib/bpf/*.[ch] \
+	"$tree/tools/include/uapi/linux/bpf.h")
+if ! stamp_fresh "$dir/bpftool.stamp" "$key" || [ ! -x "$dir/bpftool" ] ||
+	[ ! -f "$dir/root/lib64/libbpf.a" ]; then
 	stamp_clear "$dir/bpftool.stamp"
-	rm -rf "$dir/bpftool.build" "$dir/bpftool"
-	mkdir -p "$dir/bpftool.build"
+	rm -rf "$dir/bpftool.build" "$dir/bpftool" "$dir/root"
+	mkdir -p "$dir/bpftool.build" "$dir/root/lib64"
 	make_logged "$dir/bpftool.log" make -C "$tree/tools/bpf/bpftool" \
 		OUTPUT="$dir/bpftool.build/" -j"$jobs" bootstrap
+	lib=$dir/bpftool.build/bootstrap/libbpf
+	[ -f "$lib/libbpf.a" ] && [ -f "$lib/include/bpf/libbpf.h" ] ||
+		die "userland: no libbpf.a and headers in $lib after bpftool's build"
+	cp -r "$lib/include" "$dir/root/include"
+	cp "$lib/libbpf.a" "$dir/root/lib64/libbpf.a"
 	cp "$dir/bpftool.build/bootstrap/bpftool" "$dir/bpftool.tmp"
 	mv -f "$dir/bpftool.tmp" "$dir/bpftool"
 	stamp_write "$dir/bpftool.stamp" "$key"
-	note "userland: bpftool (bootstrap) built in $(since "$t0") (log: $dir/bpftool.log)"
+	note "userland: bpftool (bootstrap) and its libbpf built in $(since "$t0") (log: $dir/bpftool.log)"
 fi
 
 # The kernel build's own stamp says which build vmlinux is.

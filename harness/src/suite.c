@@ -147,7 +147,7 @@ static int parse_result(const char *msg, char *res, char *name, size_t size, con
 		n--;
 	snprintf(name, size, "%.*s", (int)n, p);
 	*rest = hash ? hash : "";
-	if (hash && !strncasecmp(hash, " # SKIP", 7) && *res == 'o')
+	if (hash && !strncasecmp(hash, " # SKIP", 7))
 		*res = 's';
 	return 1;
 }

@@ -8,7 +8,8 @@ help:
 	@echo "make test         build the patched KASAN kernel, boot it in QEMU, run every"
 	@echo "                  suite of tests/boots; ends with 'N passed, N failed, N skipped'"
 	@echo "make quick        a few minutes' subset of make test for the edit-test loop:"
-	@echo "                  KUnit and test_bpf inline, the e2e suite inline, tools/vm"
+	@echo "                  KUnit and test_bpf inline, the e2e suite inline, tools/vm,"
+	@echo "                  the judge on made-up consoles"
 	@echo "make judge RUN=d  judge a stored run of make test again from its consoles,"
 	@echo "                  no boot (RUN: the run directory make test printed)"
 	@echo "make run          the demo: boot the patched kernel, run a BPF program with a"
@@ -27,7 +28,7 @@ test:
 # The boots that cover most of the series in the least time; make test (what
 # CI runs) has them all.
 quick:
-	@BJK_BOOTS="inline e2e-inline vm" harness/test.sh
+	@BJK_BOOTS="inline e2e-inline vm judge" harness/test.sh
 
 judge:
 	@harness/judge.sh "$(RUN)"

@@ -3,8 +3,11 @@
 #   hostroot  the host's /, read-only       -> /host (the command's root)
 #   hostwork  the host's work directory, rw -> /host<workdir>
 #   bjkvm     tools/vm's control directory  -> /bjkvm: in: cmd.sh, workdir,
-#             modules (and the modules' copies, modules.d/); out: rc (the command's exit status), dump (the BPF
-#             programs of the reports, for bjk-decode -d)
+#             modules (and the modules' copies, modules.d/); out: rc (the
+#             command's exit status), dump (the BPF programs of the
+#             reports, for bjk-decode -d), kmsg (every kernel message:
+#             tools/vm counts reports and splats there, not on the
+#             console, where the command's own output is too)
 # The command runs chrooted into /host under bjk-decode watch, which prints
 # every KASAN report in a BPF program decoded while the program is loaded.
 opts=trans=virtio,version=9p2000.L,msize=262144
@@ -32,10 +35,19 @@ cp /bjkvm/cmd.sh /host/tmp/.bjk-vm-cmd.sh
 while read -r m host; do
 	insmod "/bjkvm/modules.d/$m" || fail "insmod $host failed"
 done </bjkvm/modules
+# /dev/kmsg from the oldest record on, the boot's too.
+cat /dev/kmsg >/bjkvm/kmsg &
+reader=$!
 echo "BJK-VM-START" >/dev/kmsg
 /vm/bjk-decode watch -d /bjkvm/dump -- chroot /host /bin/sh /tmp/.bjk-vm-cmd.sh
 rc=$?
-echo "$rc" >/bjkvm/rc
 echo "BJK-VM-RC: $rc" >/dev/kmsg
+i=0
+while ! grep -q 'BJK-VM-RC:' /bjkvm/kmsg && [ "$i" -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill "$reader"
+echo "$rc" >/bjkvm/rc
 sync
 exit 0

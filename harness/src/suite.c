@@ -461,8 +461,14 @@ int main(int argc, char **argv)
 		if (baseline && rc >= 0 && !errored)
 			compare_baseline(&v, argv[optind + 3], baseline);
 		/* A suite that did not run or finish, or failed without saying which test. */
-		if ((rc || errored) && !v.failed)
-			judge_case(&v, 0, "judge.finished", v.note[0] ? v.note : "guest script failed");
+		if ((rc || errored) && !v.failed) {
+			char rest[600];
+
+			/* The reason is the note already. */
+			snprintf(rest, sizeof(rest), " # %s", v.note[0] ? v.note : "guest script failed");
+			add_line('f', "judge.finished", rest);
+			v.failed++;
+		}
 		print_doc();
 	}
 	if (v.note[0])

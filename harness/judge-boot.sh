@@ -5,7 +5,7 @@
 # judges each suite of SUITES (harness/src/suite.c; "kunit" through the
 # tree's kunit.py), against the same suite of boot BASELINE where given, and
 # scans the console for splats (harness/src/splat.c). Each suite's KTAP goes
-# to RUNDIR/ktap/NAME.SUITE.ktap (and stdout); one row per verdict to
+# to RUNDIR/ktap/NAME.SUITE.ktap (its failures and note to stdout); one row per verdict to
 # RUNDIR/results.tsv. Run by the judge stage, harness/judge.sh.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -21,13 +21,26 @@ case "$status" in
 *) printf '%s\tboot\t0\t1\t0\t%s\t%s\n' "$name" "$secs" "$status" >>"$results" ;;
 esac
 
-opts=()
-[ -n "$baseline" ] && opts+=(-b "$baseline")
+# The suites the baseline boot ran (RUNDIR/boots): only those are compared.
+# A baseline the run did not boot (BJK_BOOTS) compares nothing.
+bsuites=
+if [ -n "$baseline" ]; then
+	while IFS= read -r line; do
+		boot_fields "$line"
+		[ "$b_name" = "$baseline" ] && bsuites=",$b_suites,"
+	done <"$run/boots"
+	[ -n "$bsuites" ] || note "boot $name: its baseline $baseline did not run: nothing compared"
+fi
 verdict() { # SUITE [bjk-suite option...]
-	local s=$1
+	local s=$1 opts=()
 	shift
-	"$TOOLS/bjk-suite" "${opts[@]}" "$@" "$s" "$name" "$log" "$results" |
-		tee "$run/ktap/$name.$s.ktap"
+	[[ "$bsuites" == *",$s,"* ]] && opts+=(-b "$baseline")
+	# The whole KTAP to the file; what failed and the suite's note shown.
+	local rc=0
+	"$TOOLS/bjk-suite" "${opts[@]}" "$@" "$s" "$name" "$log" "$results" \
+		>"$run/ktap/$name.$s.ktap" || rc=$?
+	grep -E "^not ok |^# $s: " "$run/ktap/$name.$s.ktap" | head -n 40 || true
+	return "$rc"
 }
 scan() {
 	"$TOOLS/bjk-splat" "$name" "$log" "$results" | tee "$run/ktap/$name.splat.ktap"

@@ -56,7 +56,7 @@ esac
 # Each top-level result goes to the console as it comes, so that a slow or
 # hung test shows where it stands.
 ( timeout "$limit" ./test_progs -v ${allow:+-a "$allow"} ${deny:+-d "$deny"} 2>&1; echo "BJK-RC $?" ) | tee "$out" |
-	awk '/^#[0-9]+ / { print; fflush() }' | while IFS= read -r l; do kmsg "# test_progs: $l"; done
+	awk '/^#[0-9]+ / { print; fflush() }' | while IFS= read -r l; do kmsg "# test_progs, as it runs: $l"; done
 rc=$(sed -n 's/^BJK-RC //p' "$out")
 sed -i '/^BJK-RC /d' "$out"
 [ "$rc" -eq 143 ] && kmsg "BJK-ERROR: test_progs: timed out after ${limit}s"

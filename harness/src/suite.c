@@ -25,6 +25,8 @@
  * ("1..0") is a skip (the series is not applied), not a pass; no KUnit
  * output at all is a failure.
  *
+ * A line "# SUITE: text" is the suite's note in the table.
+ *
  * Prints the suite's KTAP document (plan first), appends a row to RESULTS;
  * exit 1 when the suite failed.
  */
@@ -180,7 +182,12 @@ static void guest_line(struct verdict *v, const char *msg)
 		totals[1] = b + d + f;
 		totals[2] = e;
 	} else if (!strncmp(msg, "# ", 2)) {
+		size_t n = strlen(suite);
+
 		add_line(0, msg, NULL);
+		/* "# SUITE: text" is the suite's word on itself: the table's note. */
+		if (!strncmp(msg + 2, suite, n) && !strncmp(msg + 2 + n, ": ", 2))
+			add_note(v, msg + 4 + n);
 	}
 }
 

@@ -64,8 +64,9 @@ sed -i '/^BJK-RC /d' "$out"
 # "#12      name:OK", "#12/3    name/sub:SKIP", "#12      name:OK (SKIP: 1/9)",
 # "#12      name:FAIL"; in -v mode each test's log comes before its line.
 # KTAP, plan first: a case per test, and one per failed or skipped subtest,
-# named "name" or "name/sub" ('#' would start a KTAP directive); the log
-# lines before a failure or a skip say why. Then the Summary and the totals.
+# named "name" or "name/sub" ('#' would start a KTAP directive), but a test
+# whose subtests were all skipped is those skips only; the log lines before
+# a failure or a skip say why. Then the Summary and the totals.
 # The Summary ("T/S PASSED, K SKIPPED, F FAILED": T tests did not fail, K
 # subtests and tests skipped) must count what the lines count: a line that
 # did not come (a crash in the middle) fails a case of its own.
@@ -92,6 +93,11 @@ function add(line) { l[++nl] = line }
 		f++
 		if (top)
 			topfail++
+	} else if (res == "SKIP" && top && subskip[name]) {
+		# All its subtests skipped: they are the cases, as test_progs
+		# counts them.
+		add("# " name ": skipped, all its subtests above")
+		topok++
 	} else if (res == "SKIP") {
 		add("ok " ++n " " name " # SKIP")
 		for (j = (nb > 3 ? nb - 3 : 0); j < nb; j++)
@@ -99,6 +105,8 @@ function add(line) { l[++nl] = line }
 		s++
 		if (top)
 			topok++
+		else
+			subskip[substr(name, 1, index(name, "/") - 1)]++
 	} else if (top) {
 		add("ok " ++n " " name (res == "OK" ? "" : " # " res))
 		p++

@@ -53,6 +53,7 @@
 #include <bpf/libbpf.h>
 #include "bjk-checks.h"
 #include "bjk-out.h"
+#include "bjk-prog.h"
 
 
 extern const char bjk_bpf_obj[], bjk_bpf_obj_end[];
@@ -255,53 +256,29 @@ static void table_sites(struct bench *b, uint64_t addr)
 /* jited_prog_len and the calls to check entry points, over all subprograms. */
 static void image(struct bench *b, int fd)
 {
-	struct bpf_prog_info info = {}, i2 = {};
-	uint32_t len = sizeof(info), f, off = 0, j;
-	uint64_t ksyms[64];
-	uint32_t flens[64];
-	uint8_t *img;
+	struct bjk_prog p;
+	uint32_t k;
+	int f;
 
-	if (bpf_prog_get_info_by_fd(fd, &info, &len)) {
-		bfail(b, "bpf_prog_get_info_by_fd: %s", strerror(errno));
+	if (bjk_prog_get(fd, &p, 0)) {
+		if (errno == ENOEXEC || errno == E2BIG || errno == ENOENT)
+			bfail(b, "not JITed or no jited_ksyms (jited_prog_len %u, %u ksyms)",
+			      p.info.jited_prog_len, p.info.nr_jited_ksyms);
+		else
+			bfail(b, "bpf_prog_get_info_by_fd: %s", strerror(errno));
 		return;
 	}
-	if (!info.jited_prog_len || !info.nr_jited_ksyms || info.nr_jited_ksyms > 64 ||
-	    info.nr_jited_func_lens != info.nr_jited_ksyms) {
-		bfail(b, "not JITed or no jited_ksyms (jited_prog_len %u, %u ksyms)",
-		      info.jited_prog_len, info.nr_jited_ksyms);
-		return;
+	b->bytes = p.info.jited_prog_len;
+	b->funcs = p.nfuncs;
+	for (f = 0; f < p.nfuncs; f++)
+		table_sites(b, p.ksym[f]);
+	for (k = 0; k < p.ncalls; k++) {
+		if (p.calls[k].slow)
+			b->nslow++;
+		else
+			b->nchecks++;
 	}
-	img = calloc(1, info.jited_prog_len);
-	i2.jited_prog_len = info.jited_prog_len;
-	i2.jited_prog_insns = (uint64_t)(unsigned long)img;
-	i2.nr_jited_ksyms = info.nr_jited_ksyms;
-	i2.jited_ksyms = (uint64_t)(unsigned long)ksyms;
-	i2.nr_jited_func_lens = info.nr_jited_func_lens;
-	i2.jited_func_lens = (uint64_t)(unsigned long)flens;
-	len = sizeof(i2);
-	if (!img || bpf_prog_get_info_by_fd(fd, &i2, &len)) {
-		bfail(b, "bpf_prog_get_info_by_fd (image): %s", strerror(errno));
-		free(img);
-		return;
-	}
-	b->bytes = info.jited_prog_len;
-	b->funcs = info.nr_jited_ksyms;
-	for (f = 0; f < b->funcs; f++)
-		table_sites(b, ksyms[f]);
-	for (f = 0; f < b->funcs; f++) {
-		for (j = 0; j + 5 <= flens[f] && off + j + 5 <= info.jited_prog_len; j++) {
-			int c = bjk_check_call(img + off + j, ksyms[f] + j);
-
-			if (c < 0)
-				continue;
-			if (bjk_checks[c].slow)
-				b->nslow++;
-			else
-				b->nchecks++;
-		}
-		off += flens[f];
-	}
-	free(img);
+	bjk_prog_free(&p);
 }
 
 /* ---- runs ----------------------------------------------------------------- */

@@ -5,7 +5,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 src=$BJK_ROOT/harness/src
-key=$(stamp_key "$src"/*.c "$src"/*.h)
+# lib/: the KASAN report grammar the guest's programs use too (common.h)
+key=$(stamp_key "$src"/*.c "$src"/*.h "$BJK_ROOT"/lib/*.h)
 if stamp_fresh "$TOOLS/.key" "$key"; then
 	note "tools: up to date in $TOOLS"
 	exit 0

@@ -58,8 +58,11 @@
 #include <bpf/btf.h>
 #include "disasm.h"
 #include "bjk-checks.h"
+#include "bjk-kmsg.h"
+#include "bjk-prog.h"
+#include "bjk-report.h"
 
-#define MAX_FUNCS	64
+#define MAX_FUNCS	BJK_PROG_FUNCS
 #define MAX_SNAPS	256
 #define KSYM_LEN	512
 
@@ -82,7 +85,7 @@ struct snap {
 	int harden;		/* net.core.bpf_jit_harden when it was read */
 	int fstart[MAX_FUNCS];	/* first xlated insn of each function; -1: unknown */
 	uint32_t ncalls;	/* the checks' calls in the JITed image */
-	struct check_call *calls;
+	struct bjk_call *calls;
 	uint32_t naccs;		/* inline: the JIT's table, per checked access */
 	struct tab_access *accs;
 	uint32_t ninsns;
@@ -91,30 +94,12 @@ struct snap {
 	struct line *lines;
 };
 
-/* A KASAN check's call into the runtime: +0x<off> of a report is its ret. */
-struct check_call {
-	int func;
-	uint32_t ret;		/* offset of the return address in the function */
-	bool write;
-	int size;
-};
-
 /* An access of an inline check, from the JIT's table (bjk_tab_load()). */
 struct tab_access {
 	int func;
 	uint32_t report;	/* +0x<off> of a report on it */
 	uint32_t insn;		/* its insn, from the function's first */
 	bool at_insn;		/* report is its insn's start (merged), not a ret */
-};
-
-struct report {
-	char bug[64];
-	char sym[KSYM_LEN];
-	unsigned long off, len;
-	bool write;
-	int size;
-	unsigned long addr;
-	char region[128];	/* the BJK-EXPECT-BEGIN case it came in */
 };
 
 static struct snap *snaps[MAX_SNAPS];
@@ -163,26 +148,6 @@ static void scan_table(struct snap *s, int f)
 	}
 }
 
-/*
- * The checks in a function's image: call rel32 (e8) whose target is one of
- * the entry points (as the e2e runner's audit finds them).
- */
-static void scan_calls(struct snap *s, int f, const uint8_t *p, uint32_t len)
-{
-	uint32_t j;
-	int c;
-
-	for (j = 0; j + 5 <= len; j++) {
-		c = bjk_check_call(p + j, s->ksym[f] + j);
-		if (c < 0)
-			continue;
-		s->calls = realloc(s->calls, (s->ncalls + 1) * sizeof(*s->calls));
-		s->calls[s->ncalls++] = (struct check_call){ f, j + 5, bjk_checks[c].write,
-							     bjk_checks[c].size };
-	}
-	scan_table(s, f);
-}
-
 static int read_harden(void)
 {
 	FILE *f = fopen("/proc/sys/net/core/bpf_jit_harden", "r");
@@ -204,119 +169,74 @@ static int read_harden(void)
  */
 static struct snap *snap_live(uint32_t id, const char *want)
 {
-	struct bpf_prog_info info = {}, i2 = {};
-	uint32_t len = sizeof(info), k;
-	struct bpf_line_info *li = NULL;
-	struct bpf_func_info *fi = NULL;
-	uint64_t *jli = NULL;
 	struct btf *btf = NULL;
-	uint8_t *img = NULL;
-	uint32_t base = 0;
+	struct bjk_prog p;
 	struct snap *s;
-	int fd = bpf_prog_get_fd_by_id(id), f;
+	uint32_t k;
+	int fd = bpf_prog_get_fd_by_id(id), f, err;
 
 	if (fd < 0)
 		return NULL;
-	if (bpf_prog_get_info_by_fd(fd, &info, &len) || !info.nr_jited_ksyms ||
-	    info.nr_jited_ksyms > MAX_FUNCS) {
-		close(fd);
-		return NULL;
-	}
+	err = bjk_prog_info(fd, &p);
 	/* cheap first: the main function's tag, or subprograms to look at */
-	if (want && info.nr_jited_ksyms == 1) {
-		char tag[2 * BPF_TAG_SIZE + 1];
-
-		for (k = 0; k < BPF_TAG_SIZE; k++)
-			sprintf(tag + 2 * k, "%02x", info.tag[k]);
-		if (strncmp(want + 9, tag, 2 * BPF_TAG_SIZE)) {
-			close(fd);
-			return NULL;
-		}
+	if (!err && want && p.nfuncs == 1 && strncmp(want + 9, p.tag, 2 * BPF_TAG_SIZE))
+		err = -1;
+	if (!err) {
+		checks_load();
+		err = bjk_prog_fetch(fd, &p, BJK_PROG_XLATED | BJK_PROG_LINES | BJK_PROG_FUNC_INFO);
 	}
+	close(fd);
+	if (err)
+		return NULL;
 	s = xcalloc(1, sizeof(*s));
 	s->id = id;
 	s->harden = read_harden();
-	s->nfuncs = info.nr_jited_ksyms;
-	s->ninsns = info.xlated_prog_len / sizeof(struct bpf_insn);
-	s->insns = xcalloc(s->ninsns, sizeof(struct bpf_insn));
-	i2.xlated_prog_len = info.xlated_prog_len;
-	i2.xlated_prog_insns = (uintptr_t)s->insns;
-	i2.nr_jited_ksyms = s->nfuncs;
-	i2.jited_ksyms = (uintptr_t)s->ksym;
-	i2.nr_jited_func_lens = s->nfuncs;
-	i2.jited_func_lens = (uintptr_t)s->flen;
-	img = xcalloc(1, info.jited_prog_len);
-	i2.jited_prog_len = info.jited_prog_len;
-	i2.jited_prog_insns = (uintptr_t)img;
-	/* line info is usable only with its JITed addresses */
-	if (info.nr_line_info && info.nr_jited_line_info == info.nr_line_info) {
-		li = xcalloc(info.nr_line_info, sizeof(*li));
-		jli = xcalloc(info.nr_line_info, sizeof(*jli));
-		i2.nr_line_info = info.nr_line_info;
-		i2.line_info_rec_size = sizeof(*li);
-		i2.line_info = (uintptr_t)li;
-		i2.nr_jited_line_info = info.nr_line_info;
-		i2.jited_line_info_rec_size = sizeof(*jli);
-		i2.jited_line_info = (uintptr_t)jli;
-	}
-	if (info.nr_func_info) {
-		fi = xcalloc(info.nr_func_info, sizeof(*fi));
-		i2.nr_func_info = info.nr_func_info;
-		i2.func_info_rec_size = sizeof(*fi);
-		i2.func_info = (uintptr_t)fi;
-	}
-	len = sizeof(i2);
-	if (bpf_prog_get_info_by_fd(fd, &i2, &len)) {
-		close(fd);
-		free(s->insns);
-		free(s);
-		s = NULL;
-		goto out;
-	}
-	close(fd);
-	memcpy(s->name, i2.name, sizeof(s->name));
-	for (k = 0; k < BPF_TAG_SIZE; k++)
-		sprintf(s->tag + 2 * k, "%02x", i2.tag[k]);
-	if (i2.btf_id)
-		btf = btf__load_from_kernel_by_id(i2.btf_id);
+	s->nfuncs = p.nfuncs;
+	memcpy(s->ksym, p.ksym, sizeof(p.ksym));
+	memcpy(s->flen, p.flen, sizeof(p.flen));
+	memcpy(s->name, p.info.name, sizeof(s->name));
+	memcpy(s->tag, p.tag, sizeof(s->tag));
+	/* the snapshot keeps these */
+	s->ninsns = p.ninsns;
+	s->insns = p.insns;
+	s->ncalls = p.ncalls;
+	s->calls = p.calls;
+	p.insns = NULL;
+	p.calls = NULL;
+	if (p.info.btf_id)
+		btf = btf__load_from_kernel_by_id(p.info.btf_id);
 	for (f = 0; f < s->nfuncs; f++) {
 		const char *fn = s->name;
 
-		if (btf && fi && (uint32_t)f < i2.nr_func_info) {
-			const struct btf_type *t = btf__type_by_id(btf, fi[f].type_id);
+		if (btf && (uint32_t)f < p.nfinfo) {
+			const struct btf_type *t = btf__type_by_id(btf, p.finfo[f].type_id);
 
 			if (t)
 				fn = btf__name_by_offset(btf, t->name_off);
 		}
 		snprintf(s->sym[f], KSYM_LEN, "bpf_prog_%s_%s", f ? "?" : s->tag, fn);
-		s->fstart[f] = fi && (uint32_t)f < i2.nr_func_info ? (int)fi[f].insn_off :
+		s->fstart[f] = (uint32_t)f < p.nfinfo ? (int)p.finfo[f].insn_off :
 			       s->nfuncs == 1 ? 0 : -1;
-		checks_load();
-		if (base + s->flen[f] <= i2.jited_prog_len)
-			scan_calls(s, f, img + base, s->flen[f]);
-		base += s->flen[f];
+		scan_table(s, f);
 	}
-	if (btf && li) {
-		s->nlines = i2.nr_line_info;
+	if (btf && p.nlines) {
+		s->nlines = p.nlines;
 		s->lines = xcalloc(s->nlines, sizeof(*s->lines));
 		for (k = 0; k < s->nlines; k++) {
-			const char *file = btf__name_by_offset(btf, li[k].file_name_off);
-			const char *text = btf__name_by_offset(btf, li[k].line_off);
+			const struct bpf_line_info *li = &p.lines[k];
+			const char *file = btf__name_by_offset(btf, li->file_name_off);
+			const char *text = btf__name_by_offset(btf, li->line_off);
 
-			s->lines[k].insn = li[k].insn_off;
-			s->lines[k].jaddr = jli[k];
-			s->lines[k].num = BPF_LINE_INFO_LINE_NUM(li[k].line_col);
-			s->lines[k].col = BPF_LINE_INFO_LINE_COL(li[k].line_col);
+			s->lines[k].insn = li->insn_off;
+			s->lines[k].jaddr = p.jlines[k];
+			s->lines[k].num = BPF_LINE_INFO_LINE_NUM(li->line_col);
+			s->lines[k].col = BPF_LINE_INFO_LINE_COL(li->line_col);
 			s->lines[k].file = strdup(file ? file : "?");
 			s->lines[k].text = strdup(text ? text : "");
 		}
 	}
-out:
 	btf__free(btf);
-	free(img);
-	free(li);
-	free(jli);
-	free(fi);
+	bjk_prog_free(&p);
 	return s;
 }
 
@@ -496,7 +416,7 @@ static int dump_read(const char *path)
 			       &s->fstart[f]);
 			s->ksym[f] = a;
 		} else if (s && !strncmp(line, "call ", 5)) {
-			struct check_call c = {};
+			struct bjk_call c = {};
 			int w = 0;
 
 			sscanf(line, "call %d %u %d %d", &c.func, &c.ret, &w, &c.size);
@@ -556,70 +476,15 @@ static int dump_read(const char *path)
 
 /* ---- reports --------------------------------------------------------- */
 
-/* The message part of a console or dmesg line, or of a /dev/kmsg record. */
-static char *msg_of(char *s)
-{
-	char *p;
-
-	if (s[0] == '[' && (p = strchr(s, ']'))) {
-		s = p + 1;
-		while (*s == ' ')
-			s++;
-	}
-	return s;
-}
-
-/* A "BUG: KASAN: ... in bpf_prog_..." line: start a report. */
-static bool report_begin(const char *msg, struct report *r, const char *region)
-{
-	const char *p = strstr(msg, "BUG: KASAN: ");
-
-	if (!p)
-		return false;
-	memset(r, 0, sizeof(*r));
-	snprintf(r->region, sizeof(r->region), "%s", region);
-	if (sscanf(p, "BUG: KASAN: %63s in %511[^+]+0x%lx/0x%lx", r->bug, r->sym, &r->off,
-		   &r->len) < 3)
-		r->sym[0] = '\0';
-	return true;
-}
-
-/* The report's "Read|Write of size N at addr A" line; true when seen. */
-static bool report_access(const char *msg, struct report *r)
-{
-	const char *p = strstr(msg, " of size ");
-
-	if (!p || (strncmp(msg, "Read of size", 12) && strncmp(msg, "Write of size", 13)))
-		return false;
-	r->write = msg[0] == 'W';
-	sscanf(p, " of size %d at addr %lx", &r->size, &r->addr);
-	return true;
-}
-
 /* ---- decoding -------------------------------------------------------- */
-
-static int insn_size(const struct bpf_insn *i)
-{
-	switch (BPF_SIZE(i->code)) {
-	case BPF_B: return 1;
-	case BPF_H: return 2;
-	case BPF_W: return 4;
-	default: return 8;
-	}
-}
 
 /* A memory access of kind (write, size) that KASAN checks could report. */
 static bool insn_matches(const struct bpf_insn *i, bool write, int size)
 {
-	uint8_t cls = BPF_CLASS(i->code), mode = BPF_MODE(i->code);
-	bool load = cls == BPF_LDX && (mode == BPF_MEM || mode == BPF_MEMSX);
-	bool store = (cls == BPF_ST && mode == BPF_MEM) ||
-		     (cls == BPF_STX && (mode == BPF_MEM || mode == BPF_ATOMIC));
-	int base = cls == BPF_LDX ? i->src_reg : i->dst_reg;
+	bool w;
+	int sz;
 
-	if (base == BPF_REG_10 || (!load && !store))
-		return false;
-	return (write ? store : load) && insn_size(i) == size;
+	return bjk_insn_access(i, &w, &sz) == BJK_ACCESS_CHECKED && w == write && sz == size;
 }
 
 static char insn_text[256];
@@ -686,7 +551,7 @@ static bool lines_out_of_step(const struct snap *s)
 	return false;
 }
 
-static struct decoded decode(const struct report *r)
+static struct decoded decode(const struct bjk_report *r)
 {
 	const struct tab_access *tab = NULL;
 	struct decoded d = { .insn = -1, .func = -1 };
@@ -776,7 +641,8 @@ static struct decoded decode(const struct report *r)
 	 */
 	if (d.ncand != 1 && d.s->fstart[d.func] >= 0) {
 		uint32_t fs = d.s->fstart[d.func], fe = d.s->ninsns;
-		int kth = -1, nc = 0, nm = 0, hit = -1;
+		int kth = -1, nc = 0, nm = 0, hit = -1, size;
+		bool write;
 
 		for (f = 0; f < d.s->nfuncs; f++)
 			if (d.s->fstart[f] > (int)fs && (uint32_t)d.s->fstart[f] < fe)
@@ -800,7 +666,7 @@ static struct decoded decode(const struct report *r)
 		for (k = fs; k < fe && k < d.s->ninsns; k++) {
 			const struct bpf_insn *x = &d.s->insns[k];
 
-			if (insn_matches(x, false, insn_size(x)) || insn_matches(x, true, insn_size(x))) {
+			if (bjk_insn_access(x, &write, &size) == BJK_ACCESS_CHECKED) {
 				if (nm == kth)
 					hit = k;
 				nm++;
@@ -833,7 +699,7 @@ static struct decoded decode(const struct report *r)
 	return d;
 }
 
-static void print_decoded(FILE *o, int n, const struct report *r, const struct decoded *d)
+static void print_decoded(FILE *o, int n, const struct bjk_report *r, const struct decoded *d)
 {
 	uint32_t k, from, to;
 	const char *fn;
@@ -885,7 +751,7 @@ static void print_decoded(FILE *o, int n, const struct report *r, const struct d
 }
 
 /* watch -c: is the decoded report the access its source line names? */
-static bool check_decoded(const struct report *r, const struct decoded *d, char *why, size_t n)
+static bool check_decoded(const struct bjk_report *r, const struct decoded *d, char *why, size_t n)
 {
 	char want[32];
 
@@ -922,8 +788,7 @@ static int decode_log(const char *path, bool live)
 {
 	FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	char line[8192];
-	struct report r;
-	bool open = false;
+	struct bjk_report r = {};
 	int n = 0, bad = 0;
 
 	if (!in) {
@@ -931,16 +796,11 @@ static int decode_log(const char *path, bool live)
 		return 2;
 	}
 	while (fgets(line, sizeof(line), in)) {
-		char *m = msg_of(line);
 		struct decoded d;
 
-		if (report_begin(m, &r, "")) {
-			open = r.sym[0] && !strncmp(r.sym, "bpf_prog_", 9);
+		if (bjk_report_parse(bjk_msg(line), &r) != BJK_REPORT_ACCESS ||
+		    !bjk_report_in_bpf(&r))
 			continue;
-		}
-		if (!open || !report_access(m, &r))
-			continue;
-		open = false;
 		if (live)
 			snap_find_live(r.sym, r.len);
 		d = decode(&r);
@@ -1025,22 +885,22 @@ static void write_ack(const char *path, const char *name)
 
 static int watch(const char *dump, const char *ktap, const char *ack, char **argv)
 {
-	int kfd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK), status = 0, n = 0, nok = 0;
+	static struct bjk_kmsg km;
+	int status = 0, n = 0, nok = 0;
 	int expected = 0;
 	FILE *kt = NULL;
-	char rec[8192], region[128] = "";
-	struct report r;
-	bool open_r = false, drained = false;
+	char region[BJK_EXPECT_NAME] = "", name[BJK_EXPECT_NAME];
+	struct bjk_report r = {};
+	bool drained = false;
 	char *pending = NULL;
 	size_t pending_len = 0;
 	FILE *pf;
 	pid_t pid;
 
-	if (kfd < 0) {
+	if (bjk_kmsg_open(&km)) {
 		fprintf(stderr, "bjk-decode: /dev/kmsg: %s\n", strerror(errno));
 		return 2;
 	}
-	lseek(kfd, 0, SEEK_END);
 	if (ktap && !(kt = fopen(ktap, "w"))) {
 		fprintf(stderr, "bjk-decode: %s: %s\n", ktap, strerror(errno));
 		return 2;
@@ -1053,7 +913,7 @@ static int watch(const char *dump, const char *ktap, const char *ack, char **arg
 		return 2;
 	}
 	if (!pid) {
-		close(kfd);
+		close(km.fd);
 		execvp(argv[0], argv);
 		fprintf(stderr, "bjk-decode: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -1069,9 +929,9 @@ static int watch(const char *dump, const char *ktap, const char *ack, char **arg
 		sched_setscheduler(0, SCHED_FIFO, &sp);
 	}
 	for (;;) {
-		struct pollfd p = { .fd = kfd, .events = POLLIN };
-		ssize_t len;
-		char *msg, *nl;
+		struct pollfd p = { .fd = km.fd, .events = POLLIN };
+		enum bjk_report_line kind;
+		const char *msg;
 
 		if (child_done && !drained) {
 			/* read what the kernel wrote up to the child's end, then stop */
@@ -1083,48 +943,28 @@ static int watch(const char *dump, const char *ktap, const char *ack, char **arg
 			continue;
 		}
 		hold_new();
-		while ((len = read(kfd, rec, sizeof(rec) - 1)) != 0) {
+		while ((msg = bjk_kmsg_next(&km))) {
 			struct decoded d;
+			long c = 0;
 
-			if (len < 0) {
-				if (errno == EPIPE)
-					continue;
-				break;
-			}
-			rec[len] = '\0';
-			msg = strchr(rec, ';');
-			if (!msg)
-				continue;
-			msg++;
-			if ((nl = strchr(msg, '\n')))
-				*nl = '\0';
-			if (ack && !strncmp(msg, "BJK-EXPECT-END ", 15))
-				write_ack(ack, msg + 15);
-			if (!strncmp(msg, "BJK-EXPECT-BEGIN ", 17)) {
-				int c = 0;
-
-				sscanf(msg + 17, "%127s %d", region, &c);
+			if (ack && bjk_expect_end(msg, name) > 0)
+				write_ack(ack, name);
+			if (bjk_expect_begin(msg, region, &c))
 				expected += c;
-			}
-			if (report_begin(msg, &r, region)) {
-				open_r = r.sym[0] && !strncmp(r.sym, "bpf_prog_", 9);
-				/* now, while the report is printed, the program is alive */
-				if (open_r)
-					snap_find_live(r.sym, r.len);
-				continue;
-			}
+			kind = bjk_report_parse(msg, &r);
+			/* now, while the report is printed, the program is alive */
+			if (kind == BJK_REPORT_BEGIN && bjk_report_in_bpf(&r))
+				snap_find_live(r.sym, r.len);
 			/* the decoded text waits for the report's closing line */
-			if (pending && !strncmp(msg, "=====", 5)) {
+			if (kind == BJK_REPORT_END && pending) {
 				fputs(pending, stdout);
 				fflush(stdout);
 				free(pending);
 				pending = NULL;
 				pending_len = 0;
-				continue;
 			}
-			if (!open_r || !report_access(msg, &r))
+			if (kind != BJK_REPORT_ACCESS || !bjk_report_in_bpf(&r))
 				continue;
-			open_r = false;
 			d = decode(&r);
 			if (!pending)
 				pf = open_memstream(&pending, &pending_len);

@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Helpers shared by the harness's console-log readers. */
+/*
+ * Helpers shared by the harness's console-log readers; a console line's
+ * message (bjk_msg()) and the KASAN reports in it are read as the guest's
+ * programs read them (lib/bjk-report.h).
+ */
 #ifndef BJK_COMMON_H
 #define BJK_COMMON_H
 
 #include <stdio.h>
 #include <string.h>
+/* by its path: bench/report.c is built with -I harness/src alone */
+#include "../../lib/bjk-report.h"
 
 #define BJK_LINE_MAX 4096
 
@@ -15,26 +21,6 @@ static inline void bjk_chomp(char *s)
 
 	while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
 		s[--n] = '\0';
-}
-
-/*
- * The message of a console line: after a "[   12.345678] " printk time and
- * the one blank printk puts after it; a message's own indentation (KTAP's
- * nested tests) stays.
- */
-static inline char *bjk_msg(char *s)
-{
-	char *end;
-
-	if (s[0] != '[')
-		return s;
-	end = strchr(s, ']');
-	if (!end)
-		return s;
-	end++;
-	if (*end == ' ')
-		end++;
-	return end;
 }
 
 /* The printk time of a console line in seconds, or -1 without one. */

@@ -84,16 +84,14 @@ static void start(struct scan *s, long lineno, enum block b)
 
 static void marker(struct scan *s, long lineno, const char *msg)
 {
-	const char *m;
-	char name[256];
+	char name[BJK_EXPECT_NAME] = "", buf[1024];
 	long want;
-	char buf[1024];
+	int begin = bjk_expect_begin(msg, name, &want);
+	int end = begin ? 0 : bjk_expect_end(msg, name);
 
-	if ((m = strstr(msg, "BJK-EXPECT-BEGIN "))) {
-		if (sscanf(m, "BJK-EXPECT-BEGIN %255s %ld", name, &want) != 2) {
-			problem(s, lineno, "malformed BJK-EXPECT-BEGIN");
-			return;
-		}
+	if (begin < 0) {
+		problem(s, lineno, "malformed BJK-EXPECT-BEGIN");
+	} else if (begin) {
 		if (s->in_region) {
 			snprintf(buf, sizeof(buf), "expect region %s opened inside %s", name, s->region);
 			problem(s, lineno, buf);
@@ -104,13 +102,10 @@ static void marker(struct scan *s, long lineno, const char *msg)
 		s->region_seen = 0;
 		s->region_line = lineno;
 		s->regions++;
-	} else if ((m = strstr(msg, "BJK-EXPECT-END "))) {
-		if (sscanf(m, "BJK-EXPECT-END %255s", name) != 1 || !s->in_region ||
-		    strcmp(name, s->region)) {
-			snprintf(buf, sizeof(buf), "BJK-EXPECT-END %s without its BEGIN", name);
-			problem(s, lineno, buf);
-			return;
-		}
+	} else if (end < 0 || (end && (!s->in_region || strcmp(name, s->region)))) {
+		snprintf(buf, sizeof(buf), "BJK-EXPECT-END %s without its BEGIN", name);
+		problem(s, lineno, buf);
+	} else if (end) {
 		if (s->region_seen != s->region_want) {
 			snprintf(buf, sizeof(buf),
 				 "expect region %s (line %ld) wanted %ld KASAN report(s), saw %ld",
@@ -150,7 +145,7 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (is_splat(msg)) {
-			if (strstr(msg, "BUG: KASAN:"))
+			if (bjk_report_begins(msg))
 				start(&s, lineno, KASAN_REPORT);
 			else if (s.block == NONE || strstr(msg, "Kernel panic"))
 				start(&s, lineno, OTHER);
@@ -163,7 +158,7 @@ int main(int argc, char **argv)
 			s.shown++;
 		}
 		s.block_lines++;
-		if ((s.block == KASAN_REPORT && s.block_lines > 1 && !strncmp(msg, "==========", 10)) ||
+		if ((s.block == KASAN_REPORT && s.block_lines > 1 && bjk_report_rule(msg)) ||
 		    (s.block == OTHER && (strstr(msg, "---[ end") || s.block_lines >= OTHER_MAX_LINES)))
 			s.block = NONE;
 	}

@@ -40,6 +40,9 @@
 #include "bjk-checks.h"
 #include "bjk-out.h"
 #include "bjk-guest.h"
+#include "bjk-kmsg.h"
+#include "bjk-prog.h"
+#include "bjk-report.h"
 
 #define MODULE_NAME	"bjk_e2e"
 #define LAST_ADDR	"/sys/module/" MODULE_NAME "/parameters/last_addr"
@@ -52,7 +55,7 @@ extern const char bjk_bpf_obj[], bjk_bpf_obj_end[];
 
 static const char *obj_path;
 static const char *filter;
-static int kmsg_fd = -1;
+static struct bjk_kmsg kmsg;
 static int harden;
 
 /* ---- a case ------------------------------------------------------------ */
@@ -74,8 +77,8 @@ struct audit {
 	char name[BPF_OBJ_NAME_LEN];
 	unsigned char tag[BPF_TAG_SIZE];
 	int nfuncs;
-	uint64_t ksym[16];
-	uint32_t flen[16];
+	uint64_t ksym[BJK_PROG_FUNCS];
+	uint32_t flen[BJK_PROG_FUNCS];
 	int ncalls;		/* inline: the table's accesses, else the calls */
 	int nchecks;		/* the checks' calls in the image */
 	bool table;		/* inline: the JIT's table, call[] from it */
@@ -155,8 +158,7 @@ static void expect(struct tcase *t, int prog, int func, const char *bug, bool wr
 
 static void kmsg_open(void)
 {
-	kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
-	if (kmsg_fd < 0) {
+	if (bjk_kmsg_open(&kmsg)) {
 		perror("/dev/kmsg");
 		exit(2);
 	}
@@ -164,64 +166,23 @@ static void kmsg_open(void)
 
 static void kmsg_skip(void)
 {
-	lseek(kmsg_fd, 0, SEEK_END);
+	bjk_kmsg_skip(&kmsg);
 }
 
-struct report {
-	char bug[64];
-	char sym[128];
-	unsigned long off;
-	bool write;
-	int size;
-	unsigned long addr;
-	bool alloc, freed, complete;
-};
-
 /* The KASAN reports among the records written since kmsg_skip(). */
-static int kmsg_reports(struct report *r, int max)
+static int kmsg_reports(struct bjk_report *r, int max)
 {
-	char rec[8192];
+	const char *msg;
 	int n = 0;
 
-	for (;;) {
-		ssize_t len = read(kmsg_fd, rec, sizeof(rec) - 1);
-		char *msg, *nl, *p;
-
-		if (len < 0) {
-			if (errno == EPIPE)	/* overwritten: go on reading */
+	while ((msg = bjk_kmsg_next(&kmsg))) {
+		if (bjk_report_begins(msg)) {
+			if (n == max)	/* no room: its lines find the last one closed */
 				continue;
-			break;
-		}
-		rec[len] = '\0';
-		msg = strchr(rec, ';');
-		if (!msg)
-			continue;
-		msg++;
-		nl = strchr(msg, '\n');
-		if (nl)
-			*nl = '\0';
-		if ((p = strstr(msg, "BUG: KASAN: "))) {
-			if (n == max)
-				continue;
-			memset(&r[n], 0, sizeof(r[n]));
-			if (sscanf(p, "BUG: KASAN: %63s in %127[^+]+0x%lx", r[n].bug, r[n].sym,
-				   &r[n].off) < 2)
-				r[n].bug[0] = '?';
 			n++;
-		} else if (n && !r[n - 1].size && (!strncmp(msg, "Read of size ", 13) ||
-						   !strncmp(msg, "Write of size ", 14))) {
-			struct report *c = &r[n - 1];
-
-			c->write = msg[0] == 'W';
-			sscanf(strstr(msg, " of size "), " of size %d at addr %lx", &c->size,
-			       &c->addr);
-		} else if (n && strstr(msg, "Allocated by task")) {
-			r[n - 1].alloc = true;
-		} else if (n && strstr(msg, "Freed by task")) {
-			r[n - 1].freed = true;
-		} else if (n && !strncmp(msg, "==========", 10)) {
-			r[n - 1].complete = true;
 		}
+		if (n)
+			bjk_report_parse(msg, &r[n - 1]);
 	}
 	return n;
 }
@@ -405,15 +366,13 @@ static int audit_table(struct tcase *t, struct audit *a, int f, int first)
  */
 static int audit(struct tcase *t, int fd, const struct exempt *ex)
 {
-	struct bpf_prog_info info = {};
-	uint32_t len = sizeof(info), i, nx;
-	struct bpf_insn *x = NULL;
-	uint8_t *img = NULL;
-	uint64_t ksyms[16];
-	uint32_t flens[16];
+	struct bjk_prog p;
+	uint32_t i;
 	int want[2][4] = {}, have[2][4] = {}, r10 = 0, probes = 0, ret = -1, f, w, s;
-	int ncalls = 0, ret_tab = 0;
+	int ret_tab = 0, size;
+	const struct bjk_call *c;
 	struct audit *a;
+	bool write;
 	char buf[256];
 
 	if (t->naud == 3) {
@@ -423,67 +382,38 @@ static int audit(struct tcase *t, int fd, const struct exempt *ex)
 	a = &t->aud[t->naud];
 	memset(a, 0, sizeof(*a));
 	a->fd = fd;
-	if (bpf_prog_get_info_by_fd(fd, &info, &len)) {
-		fail(t, "audit: bpf_prog_get_info_by_fd: %s", strerror(errno));
-		return -1;
-	}
-	if (!info.jited_prog_len || info.nr_jited_ksyms > 16 || info.nr_jited_func_lens > 16) {
-		fail(t, "audit: not JITed (jited_prog_len %u, %u funcs)", info.jited_prog_len,
-		     info.nr_jited_ksyms);
-		return -1;
-	}
-	nx = info.xlated_prog_len / sizeof(*x);
-	x = calloc(nx, sizeof(*x));
-	img = calloc(1, info.jited_prog_len);
-	{
-		struct bpf_prog_info i2 = {};
-
-		i2.xlated_prog_len = info.xlated_prog_len;
-		i2.xlated_prog_insns = (uint64_t)(unsigned long)x;
-		i2.jited_prog_len = info.jited_prog_len;
-		i2.jited_prog_insns = (uint64_t)(unsigned long)img;
-		i2.nr_jited_ksyms = info.nr_jited_ksyms;
-		i2.jited_ksyms = (uint64_t)(unsigned long)ksyms;
-		i2.nr_jited_func_lens = info.nr_jited_func_lens;
-		i2.jited_func_lens = (uint64_t)(unsigned long)flens;
-		len = sizeof(i2);
-		if (bpf_prog_get_info_by_fd(fd, &i2, &len)) {
+	if (bjk_prog_get(fd, &p, BJK_PROG_XLATED)) {
+		if (errno == ENOEXEC || errno == E2BIG)
+			fail(t, "audit: not JITed (jited_prog_len %u, %u funcs)",
+			     p.info.jited_prog_len, p.info.nr_jited_ksyms);
+		else if (errno == ENOENT)
+			fail(t, "audit: no jited_ksyms (bpf_jit_kallsyms off?)");
+		else
 			fail(t, "audit: bpf_prog_get_info_by_fd: %s", strerror(errno));
-			goto out;
-		}
-		memcpy(a->name, i2.name, sizeof(a->name));
-		memcpy(a->tag, i2.tag, sizeof(a->tag));
-		a->nfuncs = i2.nr_jited_ksyms;
-	}
-	if (!a->nfuncs || info.nr_jited_func_lens != info.nr_jited_ksyms) {
-		fail(t, "audit: no jited_ksyms (bpf_jit_kallsyms off?)");
 		goto out;
 	}
-	memcpy(a->ksym, ksyms, sizeof(ksyms[0]) * a->nfuncs);
-	memcpy(a->flen, flens, sizeof(flens[0]) * a->nfuncs);
+	memcpy(a->name, p.info.name, sizeof(a->name));
+	memcpy(a->tag, p.info.tag, sizeof(a->tag));
+	a->nfuncs = p.nfuncs;
+	memcpy(a->ksym, p.ksym, sizeof(p.ksym[0]) * a->nfuncs);
+	memcpy(a->flen, p.flen, sizeof(p.flen[0]) * a->nfuncs);
 
 	/* xlated: what must be checked */
-	for (i = 0; i < nx; i++) {
-		uint8_t code = x[i].code, cls = BPF_CLASS(code), mode = BPF_MODE(code);
-		int base, sz = 1 << (BPF_SIZE(code) == BPF_B ? 0 : BPF_SIZE(code) == BPF_H ? 1 :
-				     BPF_SIZE(code) == BPF_W ? 2 : 3);
-		bool mem;
-
-		if (code == (BPF_LD | BPF_IMM | BPF_DW)) {
+	for (i = 0; i < p.ninsns; i++) {
+		if (p.insns[i].code == (BPF_LD | BPF_IMM | BPF_DW)) {
 			i++;
 			continue;
 		}
-		mem = (cls == BPF_LDX && (mode == BPF_MEM || mode == 0x80 /* MEMSX */)) ||
-		      (cls == BPF_ST && mode == BPF_MEM) ||
-		      (cls == BPF_STX && (mode == BPF_MEM || mode == BPF_ATOMIC));
-		if (!mem)
-			continue;
-		base = cls == BPF_LDX ? x[i].src_reg : x[i].dst_reg;
-		if (base == BPF_REG_10) {
+		switch (bjk_insn_access(&p.insns[i], &write, &size)) {
+		case BJK_ACCESS_R10:
 			r10++;
-			continue;
+			break;
+		case BJK_ACCESS_CHECKED:
+			want[write][size_idx(size)]++;
+			break;
+		default:
+			break;
 		}
-		want[cls != BPF_LDX][size_idx(sz)]++;
 	}
 	if (ex)
 		for (w = 0; w < 2; w++)
@@ -491,40 +421,28 @@ static int audit(struct tcase *t, int fd, const struct exempt *ex)
 				want[w][s] -= ex->n[w][s];
 
 	/* the image: the checks, function by function */
-	{
-		uint32_t base_off = 0;
+	for (c = p.calls, f = 0; f < a->nfuncs; f++) {
+		int first = a->ncalls;
 
-		for (f = 0; f < a->nfuncs; f++) {
-			const uint8_t *p = img + base_off;
-			uint32_t fl = a->flen[f], j;
-			int first = a->ncalls;
-
-			for (j = 0; j + 5 <= fl; j++) {
-				int c = bjk_check_call(p + j, a->ksym[f] + j);
-
-				if (c < 0)
-					continue;
-				ncalls++;
-				if (a->ncalls < MAX_CALLS) {
-					a->call[a->ncalls].func = f;
-					a->call[a->ncalls].ret_off = j + 5;
-					a->call[a->ncalls].write = bjk_checks[c].write;
-					a->call[a->ncalls].size = bjk_checks[c].size;
-					a->call[a->ncalls].insn = -1;
-					a->ncalls++;
-				}
-			}
-			if (audit_table(t, a, f, first) < 0)
-				ret_tab = -1;
-			probes += count_probe_guards(p, fl);
-			base_off += fl;
+		for (; c < p.calls + p.ncalls && c->func == f; c++) {
+			if (a->ncalls == MAX_CALLS)
+				continue;
+			a->call[a->ncalls].func = f;
+			a->call[a->ncalls].ret_off = c->ret;
+			a->call[a->ncalls].write = c->write;
+			a->call[a->ncalls].size = c->size;
+			a->call[a->ncalls].insn = -1;
+			a->ncalls++;
 		}
-		for (f = 0; f < a->ncalls; f++)
-			have[a->call[f].write][size_idx(a->call[f].size)]++;
-		a->nchecks = ncalls;
-		if (a->ncalls == MAX_CALLS)
-			fail(t, "audit: more than %d checked accesses", MAX_CALLS);
+		if (audit_table(t, a, f, first) < 0)
+			ret_tab = -1;
+		probes += count_probe_guards(bjk_prog_func_img(&p, f), p.flen[f]);
 	}
+	for (f = 0; f < a->ncalls; f++)
+		have[a->call[f].write][size_idx(a->call[f].size)]++;
+	a->nchecks = p.ncalls;
+	if (a->ncalls == MAX_CALLS)
+		fail(t, "audit: more than %d checked accesses", MAX_CALLS);
 
 	ret = ret_tab;
 	buf[0] = '\0';
@@ -540,8 +458,8 @@ static int audit(struct tcase *t, int fd, const struct exempt *ex)
 				ret = -1;
 		}
 	note(t, "audit %s: %u insns, %d funcs, checks/needed:%s (%d accesses in %d checks); "
-	     "R10-based %d; PROBE guards %d", a->name, nx, a->nfuncs, buf[0] ? buf : " none",
-	     a->ncalls, ncalls, r10, probes);
+	     "R10-based %d; PROBE guards %d", a->name, p.ninsns, a->nfuncs, buf[0] ? buf : " none",
+	     a->ncalls, a->nchecks, r10, probes);
 	if (ret)
 		fail(t, "audit %s: checks do not match the accesses (checks/needed:%s)", a->name, buf);
 	if (ex && ex->probes >= 0 && probes != ex->probes) {
@@ -550,8 +468,7 @@ static int audit(struct tcase *t, int fd, const struct exempt *ex)
 	}
 	t->naud++;
 out:
-	free(x);
-	free(img);
+	bjk_prog_free(&p);
 	return ret;
 }
 
@@ -607,7 +524,7 @@ static bool tcase_begin(struct tcase *t, const char *name)
 /* After the run: read the reports, close the region, judge, print. */
 static void tcase_end(struct tcase *t)
 {
-	struct report r[16];
+	struct bjk_report r[16];
 	unsigned long base = 0;
 	int n = 0, i;
 
@@ -624,7 +541,7 @@ static void tcase_end(struct tcase *t)
 		fail(t, "%d KASAN report(s), want %d", n, t->nexp);
 	for (i = 0; t->armed && i < n && i < t->nexp; i++) {
 		struct expect *e = &t->exp[i];
-		struct report *g = &r[i];
+		struct bjk_report *g = &r[i];
 		struct audit *a = e->prog < t->naud ? &t->aud[e->prog] : NULL;
 		unsigned long want_addr = base + e->off;
 		char sym[256] = "", tag[2 * BPF_TAG_SIZE + 1];

@@ -45,6 +45,7 @@
 #include "bjk-checks.h"
 #include "bjk-out.h"
 #include "bjk-guest.h"
+#include "bjk-prog.h"
 
 #define MAX_NTH		5000
 #define BALANCE_ROUNDS	300
@@ -120,36 +121,17 @@ static void build(struct fprog *p, int n)
 #define NPROGS	6
 
 /* Memory insns of the xlated program not based on R10: what needs a check. */
-static int needed_checks(int fd, int *nfuncs, uint64_t *ksyms)
+static int needed_checks(const struct bjk_prog *p)
 {
-	struct bpf_prog_info info = {}, i2 = {};
-	uint32_t len = sizeof(info), k;
-	struct bpf_insn x[128];
-	int n = 0;
+	uint32_t k;
+	int n = 0, size;
+	bool write;
 
-	if (bpf_prog_get_info_by_fd(fd, &info, &len))
-		return -1;
-	if (info.xlated_prog_len > sizeof(x) || info.nr_jited_ksyms > 4)
-		return -1;
-	i2.xlated_prog_len = info.xlated_prog_len;
-	i2.xlated_prog_insns = (uint64_t)(unsigned long)x;
-	i2.nr_jited_ksyms = info.nr_jited_ksyms;
-	i2.jited_ksyms = (uint64_t)(unsigned long)ksyms;
-	len = sizeof(i2);
-	if (bpf_prog_get_info_by_fd(fd, &i2, &len))
-		return -1;
-	*nfuncs = i2.nr_jited_ksyms;
-	for (k = 0; k < info.xlated_prog_len / sizeof(x[0]); k++) {
-		uint8_t c = x[k].code, cls = BPF_CLASS(c), mode = BPF_MODE(c);
-		bool mem = (cls == BPF_LDX && (mode == BPF_MEM || mode == 0x80)) ||
-			   (cls == BPF_ST && mode == BPF_MEM) ||
-			   (cls == BPF_STX && (mode == BPF_MEM || mode == BPF_ATOMIC));
-
-		if (c == (BPF_LD | BPF_IMM | BPF_DW))
+	for (k = 0; k < p->ninsns; k++)
+		if (p->insns[k].code == (BPF_LD | BPF_IMM | BPF_DW))
 			k++;
-		else if (mem && (cls == BPF_LDX ? x[k].src_reg : x[k].dst_reg) != BPF_REG_10)
+		else if (bjk_insn_access(&p->insns[k], &write, &size) == BJK_ACCESS_CHECKED)
 			n++;
-	}
 	return n;
 }
 
@@ -160,20 +142,23 @@ static const char *loaded_ok(int fd)
 	static char why[128];
 	uint8_t pkt[64] = { [12] = 0x08 };
 	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = pkt, .data_size_in = sizeof(pkt));
-	uint64_t ksyms[4], start;
-	int need, nfuncs = 0, have = 0, f, n;
+	struct bjk_prog p;
+	uint64_t start;
+	int need, have = 0, f, n;
 
-	need = needed_checks(fd, &nfuncs, ksyms);
-	if (need < 0)
+	if (bjk_prog_get(fd, &p, BJK_PROG_XLATED))
 		return "bpf_prog_get_info_by_fd failed";
-	for (f = 0; f < nfuncs; f++) {
-		n = bjk_tab_load(ksyms[f], e, 64, &start);
+	need = needed_checks(&p);
+	for (f = 0; f < p.nfuncs; f++) {
+		n = bjk_tab_load(p.ksym[f], e, 64, &start);
 		if (n < 0) {
 			snprintf(why, sizeof(why), "%s: %s", BJK_TAB_PATH, strerror(errno));
+			bjk_prog_free(&p);
 			return why;
 		}
 		have += n;
 	}
+	bjk_prog_free(&p);
 	if (have != need) {
 		snprintf(why, sizeof(why), "%d checked accesses in the JIT's table, %d needed",
 			 have, need);

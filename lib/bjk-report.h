@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The grammar of a KASAN report and of the harness's expect regions, as
+ * the kernel prints them: on the console (a line after its "[   12.345678] "
+ * printk time) or in a /dev/kmsg record (bjk-kmsg.h). The e2e runner checks
+ * the reports of its cases field by field, bjk-decode decodes the ones in
+ * BPF programs, and the harness's splat scanner (harness/src/splat.c) counts
+ * them per region; all read a report with these functions, so that they
+ * agree on where one starts and ends. A report, one message a line:
+ *
+ *   ==================================================================
+ *   BUG: KASAN: <bug type> in bpf_prog_<tag>_<name>+0x<off>/0x<len>
+ *   Read|Write of size <N> at addr <address> by task <comm>/<pid>
+ *   ... the stack; "Allocated by task" and "Freed by task" and theirs
+ *   The buggy address belongs to ..., the shadow memory around it
+ *   ==================================================================
+ *
+ * Header only: each user is a single C file.
+ */
+#ifndef BJK_REPORT_H
+#define BJK_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+/*
+ * The message of a console or dmesg line: after a "[   12.345678] " printk
+ * time and the one blank printk puts after it; a message's own indentation
+ * (KTAP's nested tests) stays. Anything else, a /dev/kmsg message
+ * included, is its own message.
+ */
+static inline char *bjk_msg(char *s)
+{
+	char *end;
+
+	if (s[0] != '[')
+		return s;
+	end = strchr(s, ']');
+	if (!end)
+		return s;
+	end++;
+	if (*end == ' ')
+		end++;
+	return end;
+}
+
+/* Where the report's first line is in @msg, or NULL when it is none. */
+static inline const char *bjk_report_begins(const char *msg)
+{
+	return strstr(msg, "BUG: KASAN:");
+}
+
+/*
+ * The rule before and after a report: it ends the report whose first line
+ * came before it.
+ */
+static inline bool bjk_report_rule(const char *msg)
+{
+	return !strncmp(msg, "==========", 10);
+}
+
+struct bjk_report {
+	char bug[64];		/* slab-use-after-free, global-out-of-bounds, ... */
+	char sym[512];		/* bpf_prog_<tag>_<name>; "" when not sym+0x<off>/0x<len> */
+	unsigned long off, len;
+	bool access;		/* its "Read|Write of size" line seen: */
+	bool write;
+	int size;
+	unsigned long addr;
+	bool alloc, freed;	/* "Allocated by task", "Freed by task": the stacks */
+	bool open;		/* between its first line and its closing rule */
+	bool complete;		/* its closing rule seen */
+};
+
+enum bjk_report_line {
+	BJK_REPORT_NONE,	/* no line of a report */
+	BJK_REPORT_BEGIN,	/* its first line: *r is a new report */
+	BJK_REPORT_ACCESS,	/* its "Read|Write of size N at addr A" line */
+	BJK_REPORT_LINE,	/* another line of it (stacks, memory state) */
+	BJK_REPORT_END,		/* its closing rule: *r is complete */
+};
+
+/* Is the report's program a JIT-compiled BPF program? */
+static inline bool bjk_report_in_bpf(const struct bjk_report *r)
+{
+	return !strncmp(r->sym, "bpf_prog_", 9);
+}
+
+/*
+ * Read message @msg into the report *@r: a report's first line starts it
+ * anew, and the lines up to its closing rule fill it in. KASAN prints a
+ * report under its report_lock: no line of another report comes between.
+ */
+static inline enum bjk_report_line bjk_report_parse(const char *msg, struct bjk_report *r)
+{
+	const char *p = bjk_report_begins(msg);
+
+	if (p) {
+		memset(r, 0, sizeof(*r));
+		r->open = true;
+		if (sscanf(p, "BUG: KASAN:%63s in %511[^+]+0x%lx/0x%lx", r->bug, r->sym, &r->off,
+			   &r->len) < 3)
+			r->sym[0] = '\0';
+		return BJK_REPORT_BEGIN;
+	}
+	if (!r->open)
+		return BJK_REPORT_NONE;
+	if (bjk_report_rule(msg)) {
+		r->open = false;
+		r->complete = true;
+		return BJK_REPORT_END;
+	}
+	if (!r->access && (!strncmp(msg, "Read of size ", 13) ||
+			   !strncmp(msg, "Write of size ", 14))) {
+		r->access = true;
+		r->write = msg[0] == 'W';
+		sscanf(strstr(msg, " of size "), " of size %d at addr %lx", &r->size, &r->addr);
+		return BJK_REPORT_ACCESS;
+	}
+	if (strstr(msg, "Allocated by task"))
+		r->alloc = true;
+	else if (strstr(msg, "Freed by task"))
+		r->freed = true;
+	return BJK_REPORT_LINE;
+}
+
+/*
+ * Expect regions: a test that makes KASAN reports prints
+ *   BJK-EXPECT-BEGIN <case> <count>	before them
+ *   BJK-EXPECT-END <case>		after them
+ * and the splat scan fails unless the region holds exactly <count>. Each
+ * parser takes the line from anywhere in @msg (the console may put other
+ * output before it) into @name (BJK_EXPECT_NAME bytes): 1 when @msg has
+ * such a line, -1 when it has one that is malformed, 0 when it has none.
+ */
+#define BJK_EXPECT_NAME	256
+
+static inline int bjk_expect_begin(const char *msg, char *name, long *count)
+{
+	const char *m = strstr(msg, "BJK-EXPECT-BEGIN ");
+
+	if (!m)
+		return 0;
+	return sscanf(m, "BJK-EXPECT-BEGIN %255s %ld", name, count) == 2 ? 1 : -1;
+}
+
+static inline int bjk_expect_end(const char *msg, char *name)
+{
+	const char *m = strstr(msg, "BJK-EXPECT-END ");
+
+	if (!m)
+		return 0;
+	return sscanf(m, "BJK-EXPECT-END %255s", name) == 1 ? 1 : -1;
+}
+
+#endif /* BJK_REPORT_H */

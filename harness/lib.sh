@@ -190,6 +190,22 @@ qemu_user_opts() {
 	read -r -a qemu_params <<<"${BJK_APPEND:-}"
 }
 
+# A host-side test's cases (tests/host/*.sh): host_case ok|not-ok NAME
+# [DETAIL] numbers the case, counts it in host_pass or host_fail, and
+# writes its KTAP line to stdout and to the file $host_ktap.
+host_pass=0 host_fail=0 host_n=0
+host_case() {
+	local word=ok
+	host_n=$((host_n + 1))
+	if [ "$1" = ok ]; then
+		host_pass=$((host_pass + 1))
+	else
+		host_fail=$((host_fail + 1))
+		word="not ok"
+	fi
+	echo "$word $host_n $2${3:+ # $3}" | tee -a "$host_ktap"
+}
+
 # Checks across the boots of RUNDIR: tests/<suite>/post.sh RUNDIR appends rows
 # to RUNDIR/results.tsv.
 post_checks() {

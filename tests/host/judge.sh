@@ -12,23 +12,14 @@ set -euo pipefail
 
 run=$1
 mkdir -p "$run/host"
-ktapf=$run/host/judge.judge.ktap
-: >"$ktapf"
-pass=0 fail=0 n=0
+host_ktap=$run/host/judge.judge.ktap
+: >"$host_ktap"
 t0=$(now)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 ktap() { # ok|not-ok NAME [DETAIL]
-	local word=ok
-	n=$((n + 1))
-	if [ "$1" = ok ]; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		word="not ok"
-	fi
-	echo "$word $n judge.$2${3:+ # $3}" | tee -a "$ktapf"
+	host_case "$1" "judge.$2" "${3:-}"
 }
 
 # console NAME: a console of boot NAME with suite "s": the lines on stdin
@@ -49,7 +40,7 @@ judge() {
 	printf '%s\n' "$out" >"$work/ktap/$1.s.ktap"
 }
 
-printf 'KTAP version 1\n1..5\n' | tee -a "$ktapf"
+printf 'KTAP version 1\n1..5\n' | tee -a "$host_ktap"
 
 good='KTAP version 1
 1..3
@@ -115,6 +106,6 @@ else
 fi
 
 secs=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
-printf 'judge\tjudge\t%d\t%d\t0\t%s\t%s\n' "$pass" "$fail" "$secs" \
+printf 'judge\tjudge\t%d\t%d\t0\t%s\t%s\n' "$host_pass" "$host_fail" "$secs" \
 	"the judge on made-up consoles" >"$run/host/judge.tsv"
-[ "$fail" -eq 0 ]
+[ "$host_fail" -eq 0 ]

@@ -14,23 +14,14 @@ vm=$BJK_ROOT/tools/vm
 e2e=$(suite_out e2e)
 demo=$(suite_out vm)/host/bjk-demo
 line=$(grep -n 'the bad access' "$BJK_ROOT/demo/demo.bpf.c" | cut -d: -f1)
-pass=0 fail=0 n=0
 t0=$(now)
 mkdir -p "$run/host"
-ktapf=$run/host/vm.vm.ktap
-: >"$ktapf"
+host_ktap=$run/host/vm.vm.ktap
+: >"$host_ktap"
 export BJK_VM_PREPARED=1	# harness/test.sh has prepared everything
 
 ktap() { # ok|not-ok NAME [DETAIL]
-	local word=ok
-	n=$((n + 1))
-	if [ "$1" = ok ]; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		word="not ok"
-	fi
-	echo "$word $n vm.$2${3:+ # $3}" | tee -a "$ktapf"
+	host_case "$1" "vm.$2" "${3:-}"
 }
 
 # vmrun NAME ARGS...: run tools/vm, output to RUNDIR/vm.NAME.out; sets $rc.
@@ -42,7 +33,7 @@ vmrun() {
 	note "vm: $name: status $rc ($run/vm.$name.out)"
 }
 
-printf 'KTAP version 1\n1..4\n' | tee -a "$ktapf"
+printf 'KTAP version 1\n1..4\n' | tee -a "$host_ktap"
 
 # The command's status comes back: 3 stays 3.
 vmrun exit_status -- sh -c 'echo "in the guest: $(uname -r)"; exit 3'
@@ -83,5 +74,5 @@ else
 fi
 
 secs=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
-printf 'vm\tvm\t%d\t%d\t0\t%s\t%s\n' "$pass" "$fail" "$secs" "tools/vm, 4 boots" >"$run/host/vm.tsv"
-[ "$fail" -eq 0 ]
+printf 'vm\tvm\t%d\t%d\t0\t%s\t%s\n' "$host_pass" "$host_fail" "$secs" "tools/vm, 4 boots" >"$run/host/vm.tsv"
+[ "$host_fail" -eq 0 ]

@@ -16,9 +16,17 @@
  * /dev/kmsg, for the harness's splat scanner. The whole list runs twice:
  * with net.core.bpf_jit_harden=0 and =2 (constant blinding).
  *
+ * The cases of C programs are what the programs' BTF decl tags say
+ * (progs/bjk-tags.h): the runner reads them from the object and keeps no
+ * table of its own. The plan's count is that of the cases themselves: a
+ * dry run of the list (dry_run()).
+ *
  * Output: KTAP, a plan line first, one line per case, then a summary.
  * With -k, KTAP and diagnostics go to /dev/kmsg (in order with the
- * kernel's messages on the console) instead of stdout.
+ * kernel's messages on the console) instead of stdout. -f runs only the
+ * cases whose name (with its h0./h2. prefix) contains FILTER; -l prints
+ * their names, one a line, in the order they run, and exits (it needs
+ * only the object, not the guest).
  *
  *   bjk-e2e [-k] [-o BPF-OBJECT] [-f FILTER] [-l]
  */
@@ -512,12 +520,21 @@ static void arm(struct tcase *t)
 	t->armed = true;
 }
 
+/* A dry run (dry_run()) runs no case: it counts them, or lists them (-l). */
+static enum dry { DRY_NONE, DRY_COUNT, DRY_LIST } dry;
+
 static bool tcase_begin(struct tcase *t, const char *name)
 {
 	memset(t, 0, sizeof(*t));
 	snprintf(t->name, sizeof(t->name), "h%d.%s", harden, name);
 	if (filter && !strstr(t->name, filter))
 		return false;
+	if (dry) {
+		if (dry == DRY_LIST)
+			printf("%s\n", t->name);
+		ncases++;
+		return false;
+	}
 	return true;
 }
 
@@ -1170,6 +1187,14 @@ out:
 
 /* ---- C programs (progs/e2e.bpf.c) ---------------------------------------- */
 
+/* The BPF object, opened (not loaded); NULL with errno set. */
+static struct bpf_object *obj_open(const struct bpf_object_open_opts *oo)
+{
+	if (obj_path)
+		return bpf_object__open_file(obj_path, oo);
+	return bpf_object__open_mem(bjk_bpf_obj, bjk_bpf_obj_end - bjk_bpf_obj, oo);
+}
+
 /* Open the object with only the named programs loaded. */
 static struct bpf_object *obj_load(struct tcase *t, const char *const *progs)
 {
@@ -1180,10 +1205,7 @@ static struct bpf_object *obj_load(struct tcase *t, const char *const *progs)
 	int k, err;
 
 	vlog[0] = '\0';
-	if (obj_path)
-		o = bpf_object__open_file(obj_path, &oo);
-	else
-		o = bpf_object__open_mem(bjk_bpf_obj, bjk_bpf_obj_end - bjk_bpf_obj, &oo);
+	o = obj_open(&oo);
 	if (!o) {
 		fail(t, "open BPF object: %s", strerror(errno));
 		return NULL;
@@ -1245,128 +1267,286 @@ static int read_out(struct tcase *t, struct bpf_object *o, uint64_t *vals)
 }
 
 /*
- * A C program run once with BPF_PROG_TEST_RUN. prog: which one; type:
- * syscall (no input) or tc (pkt). Reports as listed.
+ * A case of a C program, as the BTF decl tags on the program say
+ * (progs/bjk-tags.h, which documents each). The runner has no table of
+ * them: plan_load() builds the list from the object before anything runs.
  */
+struct cmap {
+	char *map;
+	uint32_t key;
+	uint32_t val;		/* the value's first u32 (map_u32) */
+	char *prog;		/* or: the fd of this program (map_prog) */
+};
+
 struct ccase {
-	const char *name;	/* the case */
-	const char *prog;	/* the program (and its function name) */
-	bool tc;
-	int retval;		/* -999: not checked */
-	struct exempt ex;
+	uint32_t func;		/* BTF id of the program's FUNC */
+	char *name;		/* the case (__bjk_case, __bjk_merge_case) */
+	char *prog;		/* the tagged program */
+	bool merge;		/* run with merging off, then on */
+	bool merges;		/* merging on: fewer checks than accesses */
+	bool attach;		/* attach the program before the run */
+	char *run;		/* the program run instead of prog, or NULL */
+	char *audit2;		/* a second program audited, or NULL */
+	struct cmap map[2];
+	int nmap;
+	bool has_retval;	/* no tag: the result is not checked */
+	int retval;
+	struct exempt ex;	/* probes 0 unless a tag says otherwise */
 	int nexp;
-	struct expect exp[3];
-	int nout;		/* out[] values to check */
+	struct expect exp[8];
+	bool has_out[8];
 	uint64_t outv[8];
 };
 
-#define REP(bug_, w, sz, off_, fn) { .bug = bug_, .write = w, .size = sz, .off = off_, .func = fn }
-#define NOEX { .probes = 0 }
+#define MAX_CCASES	64
+static struct ccase cplan[MAX_CCASES];
+static int ncplan;
 
-static const struct ccase ccases[] = {
-	{ "kind.array", "kind_array", false, 0, NOEX, 1, { REP(POISON_BUG, 1, 8, 8, 0) } },
-	{ "kind.hash", "kind_hash", false, 0, NOEX, 1, { REP(POISON_BUG, 0, 4, 12, 0) } },
-	{ "kind.ringbuf", "kind_ringbuf", false, 0, NOEX, 1, { REP(POISON_BUG, 1, 4, 4, 0) } },
-	{ "kind.obj_new", "kind_obj_new", false, 0, NOEX, 1, { REP(POISON_BUG, 0, 2, 18, 0) } },
-	{ "kind.kfunc_buf", "kind_kfunc_buf", false, 0, NOEX, 1,
-	  { REP(POISON_BUG, 0, 1, 100, 0) } },
-	{ "zoo.freed", "zoo_freed", false, 0, NOEX, 1,
-	  { { .bug = "slab-use-after-free", .write = 0, .size = 8, .off = 16, .stacks = true } } },
-	{ "zoo.short_write", "zoo_short", false, 0, NOEX, 1,
-	  { REP("slab-out-of-bounds", 1, 1, 20, 0) } },
-	{ "zoo.short_read", "zoo_short_read", false, 0, NOEX, 1,
-	  { REP("slab-out-of-bounds", 0, 8, 24, 0) } },
-	{ "zoo.map_widened", "zoo_widen", false, 0, NOEX, 1,
-	  { REP("slab-out-of-bounds", 0, 8, 40, 0) } },
-	{ "path.static_subprog", "path_static_sub", false, -999, NOEX, 1,
-	  { REP(POISON_BUG, 0, 4, 8, 1) } },
-	{ "path.global_subprog_heap", "path_global_heap", false, -999, NOEX, 2,
-	  { REP(POISON_BUG, 0, 8, 8, 1), REP(POISON_BUG, 1, 8, 8, 1) } },
-	{ "path.global_subprog_stack", "path_global_stack", false, 5, NOEX, 0 },
-	/* ifindex of lo is 1; gso_segs 0 */
-	{ "path.ctx_rewrite", "ctx_rewrite", true, 16, NOEX, 0 },
-	/* the prologue's skb->cloned load is checked though insn 0 is not */
-	{ "path.prologue_before_stack_insn", "prologue_r10", true, 0, NOEX, 0 },
-	/* values proved 8-aligned: Read 8 at +0 stays clear of the next granule */
-	{ "align.array_value", "align_array", false, 0, NOEX, 0 },
-	{ "align.percpu_array_value", "align_percpu_array", false, 0, NOEX, 0 },
-	{ "align.hash_value", "align_hash", false, 0, NOEX, 0 },
-	{ "align.percpu_hash_value", "align_percpu_hash", false, 0, NOEX, 0 },
-	{ "align.lru_hash_value", "align_lru_hash", false, 0, NOEX, 0 },
-	{ "align.lru_percpu_hash_value", "align_lru_percpu_hash", false, 0, NOEX, 0 },
-	{ "align.ringbuf_record", "align_ringbuf", false, 0, NOEX, 0 },
-	/* values at node + 44 and + 45: Read 8 at +0 runs into the next granule */
-	{ "align.lpm_ipv4_value", "kind_lpm4", true, 0, NOEX, 1, { REP(POISON_BUG, 0, 8, -4, 0) } },
-	{ "align.lpm_odd_key_value", "kind_lpm5", true, 0, NOEX, 1,
-	  { REP(POISON_BUG, 0, 8, -3, 0) } },
-	/* 4 PROBE_MEM loads (u64, u32, u16, u8) dumped as LDX MEM; 3 PROBE_MEMSX */
-	{ "probe.poisoned_btf_obj", "probe_poisoned", false, 0,
-	  { .n = { { 1, 1, 1, 1 } }, .probes = 7 }, 0, {}, 7,
-	  { 0x1122334455667788ULL, 0x99aabbcc, 0xddee, 0xf1, (uint64_t)-2, (uint64_t)-3,
-	    (uint64_t)-4 } },
-	{ "probe.bad_user_addr", "probe_bad_user", false, 0,
-	  { .n = { { 0, 0, 1, 1 } }, .probes = 2 }, 0, {}, 2, { 1, 1 } },
-	{ "probe.bad_kernel_addr", "probe_bad_kern", false, 0,
-	  { .n = { { 0, 0, 0, 1 } }, .probes = 2 }, 0, {}, 2, { 1, 1 } },
-};
-#define NCCASES (int)(sizeof(ccases) / sizeof(ccases[0]))
-
-static void case_c(const struct ccase *c)
+/* A fault of the object's tags: the suite cannot run as written. */
+static void plan_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void plan_die(const char *fmt, ...)
 {
-	const char *progs[] = { c->prog, NULL };
-	struct bpf_object *o;
-	struct tcase t;
-	uint64_t vals[8];
-	uint32_t ret;
-	int fd, k;
+	char buf[512];
+	va_list ap;
 
-	if (!tcase_begin(&t, c->name))
-		return;
-	o = obj_load(&t, progs);
-	if (!o)
-		goto out;
-	fd = prog_fd(o, c->prog);
-	audit(&t, fd, &c->ex);
-	for (k = 0; k < c->nexp; k++)
-		t.exp[t.nexp++] = c->exp[k];
-	arm(&t);
-	if (!test_run(&t, fd, NULL, 0, c->tc ? pkt : NULL, c->tc ? sizeof(pkt) : 0, &ret) &&
-	    c->retval != -999 && (int)ret != c->retval)
-		fail(&t, "result %d, want %d", (int)ret, c->retval);
-	if (c->nout && !read_out(&t, o, vals))
-		for (k = 0; k < c->nout; k++)
-			if (vals[k] != c->outv[k])
-				fail(&t, "out[%d] = %#llx, want %#llx", k,
-				     (unsigned long long)vals[k], (unsigned long long)c->outv[k]);
-	tcase_end(&t);
-	bpf_object__close(o);
-	return;
-out:
-	tcase_end(&t);
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	out("# e2e: BPF object's tags: %s", buf);
+	exit(2);
+}
+
+static bool rw_word(const char *w, bool *write)
+{
+	*write = !strcmp(w, "write");
+	return *write || !strcmp(w, "read");
+}
+
+static bool size_ok(int size)
+{
+	return size == 1 || size == 2 || size == 4 || size == 8;
+}
+
+/* The value of "@key=..." in @tag, or NULL. */
+static const char *tag_val(const char *tag, const char *key)
+{
+	size_t n = strlen(key);
+
+	return !strncmp(tag, key, n) && tag[n] == '=' ? tag + n + 1 : NULL;
+}
+
+/* "BUG read|write SIZE OFF [func=N] [prog=N] [stacks]" */
+static int tag_report(struct ccase *c, const char *v)
+{
+	char bug[64], rw[8], opts[128] = "", *w, *save;
+	struct expect *e;
+	int size;
+	long off;
+
+	if (c->nexp == (int)(sizeof(c->exp) / sizeof(c->exp[0])) ||
+	    sscanf(v, "%63s %7s %d %ld %127[^\n]", bug, rw, &size, &off, opts) < 4)
+		return -1;
+	e = &c->exp[c->nexp++];
+	memset(e, 0, sizeof(*e));
+	if (!rw_word(rw, &e->write) || !size_ok(size))
+		return -1;
+	e->bug = strdup(bug);
+	e->size = size;
+	e->off = off;
+	for (w = strtok_r(opts, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		if (sscanf(w, "func=%d", &e->func) == 1 && e->func >= 0)
+			continue;
+		if (sscanf(w, "prog=%d", &e->prog) == 1 && e->prog >= 0 && e->prog <= 1)
+			continue;
+		if (!strcmp(w, "stacks")) {
+			e->stacks = true;
+			continue;
+		}
+		return -1;
+	}
+	return 0;
+}
+
+/* One "bjk:" tag (without the prefix) of case @c. -1: not understood. */
+static int tag_parse(struct ccase *c, const char *tag)
+{
+	char a[64], b[64], rw[8];
+	const char *v;
+	int i, n, size;
+	char *end;
+
+	if ((v = tag_val(tag, "case")) || (v = tag_val(tag, "merge_case"))) {
+		if (c->name || !*v)
+			return -1;
+		c->name = strdup(v);
+		c->merge = tag[0] == 'm';
+	} else if (!strcmp(tag, "merges")) {
+		c->merges = true;
+	} else if (!strcmp(tag, "attach")) {
+		c->attach = true;
+	} else if ((v = tag_val(tag, "report"))) {
+		return tag_report(c, v);
+	} else if ((v = tag_val(tag, "retval"))) {
+		c->retval = strtol(v, &end, 0);
+		c->has_retval = true;
+		return *v && !*end ? 0 : -1;
+	} else if ((v = tag_val(tag, "out"))) {
+		if (sscanf(v, "%d %n", &i, &n) != 1 || i < 0 || i >= 8 || !v[n])
+			return -1;
+		c->outv[i] = strtoull(v + n, &end, 0);
+		c->has_out[i] = true;
+		return *end ? -1 : 0;
+	} else if ((v = tag_val(tag, "unchecked"))) {
+		bool write;
+
+		if (sscanf(v, "%7s %d %d", rw, &size, &n) != 3 || !rw_word(rw, &write) ||
+		    !size_ok(size) || n < 0)
+			return -1;
+		c->ex.n[write][size_idx(size)] = n;
+	} else if ((v = tag_val(tag, "probes"))) {
+		c->ex.probes = strtol(v, &end, 0);
+		return *v && !*end ? 0 : -1;
+	} else if ((v = tag_val(tag, "audit"))) {
+		if (c->audit2)
+			return -1;
+		c->audit2 = strdup(v);
+	} else if ((v = tag_val(tag, "run"))) {
+		if (c->run)
+			return -1;
+		c->run = strdup(v);
+	} else if ((v = tag_val(tag, "map_u32")) || (v = tag_val(tag, "map_prog"))) {
+		struct cmap *m = &c->map[c->nmap];
+		uint32_t key;
+
+		if (c->nmap == (int)(sizeof(c->map) / sizeof(c->map[0])) ||
+		    sscanf(v, "%63s %u %63s", a, &key, b) != 3)
+			return -1;
+		m->map = strdup(a);
+		m->key = key;
+		if (tag_val(tag, "map_prog")) {
+			m->prog = strdup(b);
+		} else {
+			m->val = strtoul(b, &end, 0);
+			if (*end)
+				return -1;
+		}
+		c->nmap++;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+/* Does a case load program @name (as its own, or as a companion)? */
+static bool plan_loads(const char *name)
+{
+	int k, m;
+
+	for (k = 0; k < ncplan; k++) {
+		const struct ccase *c = &cplan[k];
+
+		if (!strcmp(c->prog, name) || (c->run && !strcmp(c->run, name)) ||
+		    (c->audit2 && !strcmp(c->audit2, name)))
+			return true;
+		for (m = 0; m < c->nmap; m++)
+			if (c->map[m].prog && !strcmp(c->map[m].prog, name))
+				return true;
+	}
+	return false;
 }
 
 /*
- * Merged checks: each program runs twice, JITed with merging off, then on
- * (bpf_jit_kasan_merge, read at load), as two cases; the second's reports
- * must be the first's: bug, direction, size, address and, from the JIT's
- * table, the instruction.
+ * The C cases: every "bjk:" decl tag of the object's BTF, each on the FUNC
+ * of a program (component_idx -1). The cases come in the order of their
+ * FUNCs in the BTF, which is the order of the programs in e2e.bpf.c. A
+ * program with no case tag must be another case's companion; any other
+ * stops the runner, as does a tag it cannot read: a case quietly lost
+ * would only show as a smaller plan.
+ */
+static void plan_load(void)
+{
+	struct bpf_object *o = obj_open(NULL);
+	struct bpf_program *p;
+	const struct btf *btf;
+	uint32_t id, n;
+	int k, j;
+
+	if (!o)
+		plan_die("open BPF object: %s", strerror(errno));
+	btf = bpf_object__btf(o);
+	if (!btf)
+		plan_die("no BTF");
+	n = btf__type_cnt(btf);
+	for (id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id), *f;
+		const char *tag = btf__name_by_offset(btf, t->name_off), *fname;
+		struct ccase *c = NULL;
+
+		if (!btf_is_decl_tag(t) || strncmp(tag, "bjk:", 4))
+			continue;
+		f = btf__type_by_id(btf, t->type);
+		if (btf_decl_tag(t)->component_idx != -1 || !f || !btf_is_func(f))
+			plan_die("\"%s\" is not on a function", tag);
+		fname = btf__name_by_offset(btf, f->name_off);
+		if (!bpf_object__find_program_by_name(o, fname))
+			plan_die("\"%s\" is on %s, which is no program", tag, fname);
+		for (k = 0; k < ncplan; k++)
+			if (cplan[k].func == t->type)
+				c = &cplan[k];
+		if (!c) {
+			if (ncplan == MAX_CCASES)
+				plan_die("more than %d tagged programs", MAX_CCASES);
+			c = &cplan[ncplan++];
+			c->func = t->type;
+			c->prog = strdup(fname);
+		}
+		if (tag_parse(c, tag + 4))
+			plan_die("%s: cannot read \"%s\"", fname, tag);
+	}
+	for (k = 0; k < ncplan; k++) {
+		const struct ccase *c = &cplan[k];
+		const char *comp[4] = { c->run, c->audit2, c->map[0].prog, c->map[1].prog };
+
+		if (!c->name)
+			plan_die("%s has tags but no __bjk_case", c->prog);
+		for (j = 0; j < k; j++)
+			if (!strcmp(cplan[j].name, c->name))
+				plan_die("two cases named %s", c->name);
+		for (j = 0; j < 4; j++)
+			if (comp[j] && !bpf_object__find_program_by_name(o, comp[j]))
+				plan_die("%s: no program %s", c->name, comp[j]);
+	}
+	bpf_object__for_each_program(p, o)
+		if (!plan_loads(bpf_program__name(p)))
+			plan_die("program %s is no case (no __bjk_case) and no case's companion",
+				 bpf_program__name(p));
+	bpf_object__close(o);
+}
+
+/*
+ * The runs of a C case: plain ones run once; the others set something
+ * up first (a map entry, an attachment, a second program). run_all()
+ * runs each group where its cases ran when they had tables and functions
+ * of their own, so the KTAP numbering stayed.
+ */
+enum cgroup { C_PLAIN, C_MERGE, C_SETUP };
+
+static enum cgroup cgroup_of(const struct ccase *c)
+{
+	if (c->merge)
+		return C_MERGE;
+	if (c->attach || c->run || c->audit2 || c->nmap)
+		return C_SETUP;
+	return C_PLAIN;
+}
+
+/*
+ * Merged checks: a merge case's program runs twice, JITed with merging
+ * off, then on (bpf_jit_kasan_merge, read at load), as two cases; the
+ * second's reports must be the first's: bug, direction, size, address and,
+ * from the JIT's table, the instruction.
  */
 #define MERGE_KNOB	"/sys/module/kernel/parameters/bpf_jit_kasan_merge"
-
-struct mccase {
-	const char *name, *prog;
-	bool merges;		/* merging must leave fewer checks than accesses */
-	struct expect exp;
-};
-
-static const struct mccase mccases[] = {
-	{ "merge.run_one_poisoned", "merge_run", true, REP(POISON_BUG, 0, 8, 0, 0) },
-	{ "merge.free_between", "merge_free", false,
-	  { .bug = "slab-use-after-free", .write = 0, .size = 8, .off = 8, .stacks = true } },
-	{ "merge.base_redefined", "merge_redef", false, REP(POISON_BUG, 0, 8, 0, 0) },
-	{ "merge.branch_join", "merge_join", false, REP(POISON_BUG, 0, 8, 0, 0) },
-};
-#define NMCCASES (int)(sizeof(mccases) / sizeof(mccases[0]))
 
 /* Write @v to the merge knob; its old value in *@old. -1: no knob. */
 static int merge_knob(struct tcase *t, char v, char *old)
@@ -1386,194 +1566,118 @@ static int merge_knob(struct tcase *t, char v, char *old)
 	return 0;
 }
 
-static void case_mc(const struct mccase *c)
+/* Before the audit: the case's map entries and attachment. */
+static int case_c_setup(struct tcase *t, const struct ccase *c, struct bpf_object *o,
+			struct bpf_link **link)
 {
-	static struct tcase t[2];
-	const char *progs[] = { c->prog, NULL };
-	struct bpf_object *o;
-	char name[128], old;
-	uint32_t ret;
-	int m, fd;
-
-	for (m = 0; m < 2; m++) {
-		snprintf(name, sizeof(name), "%s.%s", c->name, m ? "merged" : "unmerged");
-		if (!tcase_begin(&t[m], name))
-			continue;
-		if (m && t[0].name[0])
-			t[1].twin = &t[0];
-		if (merge_knob(&t[m], m ? '1' : '0', &old)) {
-			tcase_end(&t[m]);
-			continue;
-		}
-		o = obj_load(&t[m], progs);
-		merge_knob(&t[m], old, NULL);
-		if (!o) {
-			tcase_end(&t[m]);
-			continue;
-		}
-		fd = prog_fd(o, c->prog);
-		audit(&t[m], fd, NULL);
-		if (m && c->merges && t[m].naud && t[m].aud[0].table &&
-		    t[m].aud[0].nchecks >= t[m].aud[0].ncalls)
-			fail(&t[m], "merging on, but %d checks for %d accesses",
-			     t[m].aud[0].nchecks, t[m].aud[0].ncalls);
-		t[m].exp[t[m].nexp++] = c->exp;
-		arm(&t[m]);
-		if (!test_run(&t[m], fd, NULL, 0, NULL, 0, &ret) && ret != 0)
-			fail(&t[m], "result %d, want 0", (int)ret);
-		tcase_end(&t[m]);
-		bpf_object__close(o);
-	}
-	memset(t, 0, sizeof(t));
-}
-
-/*
- * A devmap value (at +52 of its object) with lo at key 0, put there first:
- * Read 8 at value + 0 runs into the poisoned granule after its first.
- */
-static void case_devmap(void)
-{
-	const char *progs[] = { "kind_devmap", NULL };
-	struct bpf_devmap_val val = { .ifindex = 1 };
-	struct bpf_object *o;
-	struct tcase t;
-	uint32_t ret, k = 0;
-	int fd;
-
-	if (!tcase_begin(&t, "align.devmap_value"))
-		return;
-	o = obj_load(&t, progs);
-	if (!o)
-		goto out;
-	fd = prog_fd(o, "kind_devmap");
-	if (bpf_map_update_elem(bpf_map__fd(bpf_object__find_map_by_name(o, "devmap")), &k, &val,
-				BPF_ANY)) {
-		fail(&t, "devmap update: %s", strerror(errno));
-		goto close;
-	}
-	audit(&t, fd, NULL);
-	expect(&t, 0, 0, POISON_BUG, false, 8, -4);
-	arm(&t);
-	if (!test_run(&t, fd, NULL, 0, pkt, sizeof(pkt), &ret) && ret != 0)
-		fail(&t, "result %d, want 0", (int)ret);
-close:
-	tcase_end(&t);
-	bpf_object__close(o);
-	return;
-out:
-	tcase_end(&t);
-}
-
-/* A tail call into a program that makes the bad access: the report names it. */
-static void case_tail_call(void)
-{
-	const char *progs[] = { "tail_caller", "tail_callee", NULL };
-	struct bpf_object *o;
-	struct tcase t;
-	uint32_t ret, k = 0;
-	int caller, callee;
-
-	if (!tcase_begin(&t, "path.tail_call"))
-		return;
-	o = obj_load(&t, progs);
-	if (!o)
-		goto out;
-	caller = prog_fd(o, "tail_caller");
-	callee = prog_fd(o, "tail_callee");
-	if (bpf_map_update_elem(bpf_map__fd(bpf_object__find_map_by_name(o, "jmp")), &k, &callee,
-				BPF_ANY)) {
-		fail(&t, "prog array update: %s", strerror(errno));
-		goto close;
-	}
-	audit(&t, caller, NULL);
-	audit(&t, callee, NULL);
-	expect(&t, 1, 0, POISON_BUG, true, 2, 6);
-	arm(&t);
-	if (!test_run(&t, caller, NULL, 0, pkt, sizeof(pkt), &ret) && ret != 7)
-		fail(&t, "result %u, want 7 (the callee's)", ret);
-close:
-	tcase_end(&t);
-	bpf_object__close(o);
-	return;
-out:
-	tcase_end(&t);
-}
-
-/*
- * Tracing: fentry programs read through BTF pointers with PROBE_MEM loads,
- * never checked. trace_poisoned runs on bjk_trace_target(), called by the
- * module with its object poisoned; trace_null on bpf_fentry_test7(NULL)
- * (BPF_PROG_TEST_RUN of an fentry program calls bpf_fentry_test1..8).
- */
-static void case_trace_poisoned(void)
-{
-	const char *progs[] = { "trace_poisoned", "trace_trigger", NULL };
-	static const uint64_t want[8] = { 0x1122334455667788ULL, 0x99aabbcc, 0xddee, 0xf1,
-					  (uint64_t)-2, (uint64_t)-3, (uint64_t)-4, 0x42 };
-	struct exempt ex = { .n = { { 1, 1, 1, 1 } }, .probes = 7 };
-	struct bpf_link *l = NULL;
-	struct bpf_object *o;
-	struct tcase t;
-	uint64_t vals[8];
-	uint32_t ret;
 	int k;
 
-	if (!tcase_begin(&t, "probe.fentry_poisoned_arg"))
-		return;
-	o = obj_load(&t, progs);
-	if (!o)
-		goto out;
-	l = bpf_program__attach(bpf_object__find_program_by_name(o, "trace_poisoned"));
-	if (!l) {
-		fail(&t, "attach fentry: %s", strerror(errno));
-		goto close;
+	for (k = 0; k < c->nmap; k++) {
+		const struct cmap *m = &c->map[k];
+		struct bpf_map *map = bpf_object__find_map_by_name(o, m->map);
+		uint32_t val[64] = { m->prog ? (uint32_t)prog_fd(o, m->prog) : m->val };
+
+		if (!map || bpf_map__value_size(map) > sizeof(val) ||
+		    bpf_map_update_elem(bpf_map__fd(map), &m->key, val, BPF_ANY)) {
+			fail(t, "%s update: %s", m->map, map ? strerror(errno) : "no such map");
+			return -1;
+		}
 	}
-	audit(&t, prog_fd(o, "trace_poisoned"), &ex);
-	arm(&t);
-	if (!test_run(&t, prog_fd(o, "trace_trigger"), NULL, 0, NULL, 0, &ret) && ret != 0x42)
-		fail(&t, "result %#x, want 0x42", ret);
-	if (!read_out(&t, o, vals))
-		for (k = 0; k < 8; k++)
-			if (vals[k] != want[k])
-				fail(&t, "out[%d] = %#llx, want %#llx", k,
-				     (unsigned long long)vals[k], (unsigned long long)want[k]);
-	bpf_link__destroy(l);
-close:
-	bpf_object__close(o);
-out:
-	tcase_end(&t);
+	if (c->attach) {
+		*link = bpf_program__attach(bpf_object__find_program_by_name(o, c->prog));
+		if (!*link) {
+			fail(t, "attach %s: %s", c->prog, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
 }
 
-static void case_trace_null(void)
+/*
+ * A C case: load its program (and companions), set up, audit, run once
+ * with BPF_PROG_TEST_RUN (tc programs on pkt), check the result, out[] and
+ * the reports, as its tags say. A merge case does it twice (above).
+ */
+static void case_c(const struct ccase *c)
 {
-	const char *progs[] = { "trace_null", NULL };
-	struct exempt ex = { .n = { { 0, 0, 0, 1 } }, .probes = 1 };
-	struct bpf_link *l = NULL;
-	struct bpf_object *o;
-	struct tcase t;
-	uint64_t vals[8];
-	uint32_t ret;
+	static const struct exempt noex = { .probes = 0 };
+	static struct tcase ts[2];
+	const char *progs[] = { c->prog, c->audit2, c->run, c->map[0].prog, c->map[1].prog,
+				NULL };
+	int runs = c->merge ? 2 : 1, m, k, j;
 
-	if (!tcase_begin(&t, "probe.fentry_null_arg"))
-		return;
-	o = obj_load(&t, progs);
-	if (!o)
-		goto out;
-	l = bpf_program__attach(bpf_object__find_program_by_name(o, "trace_null"));
-	if (!l) {
-		fail(&t, "attach fentry: %s", strerror(errno));
-		goto close;
+	/* obj_load() stops at the first NULL: close the gaps */
+	for (k = j = 0; k < 5; k++)
+		if (progs[k])
+			progs[j++] = progs[k];
+	progs[j] = NULL;
+	for (m = 0; m < runs; m++) {
+		struct tcase *t = &ts[m];
+		struct bpf_link *link = NULL;
+		struct bpf_program *run;
+		struct bpf_object *o;
+		char name[128], old;
+		uint64_t vals[8];
+		uint32_t ret;
+		bool tc;
+
+		snprintf(name, sizeof(name), "%s%s", c->name,
+			 !c->merge ? "" : m ? ".merged" : ".unmerged");
+		if (!tcase_begin(t, name))
+			continue;
+		if (m && ts[0].num)	/* the unmerged run ran (not filtered out) */
+			t->twin = &ts[0];
+		if (c->merge && merge_knob(t, m ? '1' : '0', &old)) {
+			tcase_end(t);
+			continue;
+		}
+		o = obj_load(t, progs);
+		if (c->merge)
+			merge_knob(t, old, NULL);
+		if (!o) {
+			tcase_end(t);
+			continue;
+		}
+		if (case_c_setup(t, c, o, &link))
+			goto end;
+		audit(t, prog_fd(o, c->prog), &c->ex);
+		if (c->audit2)
+			audit(t, prog_fd(o, c->audit2), &noex);
+		if (m && c->merges && t->naud && t->aud[0].table &&
+		    t->aud[0].nchecks >= t->aud[0].ncalls)
+			fail(t, "merging on, but %d checks for %d accesses", t->aud[0].nchecks,
+			     t->aud[0].ncalls);
+		for (k = 0; k < c->nexp; k++)
+			t->exp[t->nexp++] = c->exp[k];
+		arm(t);
+		run = bpf_object__find_program_by_name(o, c->run ? c->run : c->prog);
+		tc = bpf_program__type(run) == BPF_PROG_TYPE_SCHED_CLS;
+		if (!test_run(t, bpf_program__fd(run), NULL, 0, tc ? pkt : NULL, tc ? sizeof(pkt) : 0,
+			      &ret) && c->has_retval && (int)ret != c->retval)
+			fail(t, "result %d, want %d", (int)ret, c->retval);
+		for (k = 0; k < 8 && !c->has_out[k]; k++)
+			;
+		if (k < 8 && !read_out(t, o, vals))
+			for (; k < 8; k++)
+				if (c->has_out[k] && vals[k] != c->outv[k])
+					fail(t, "out[%d] = %#llx, want %#llx", k,
+					     (unsigned long long)vals[k],
+					     (unsigned long long)c->outv[k]);
+end:
+		tcase_end(t);
+		bpf_link__destroy(link);
+		bpf_object__close(o);
 	}
-	audit(&t, prog_fd(o, "trace_null"), &ex);
-	arm(&t);
-	test_run(&t, prog_fd(o, "trace_null"), NULL, 0, NULL, 0, &ret);
-	if (!read_out(&t, o, vals) && vals[0] != 1)
-		fail(&t, "out[0] = %#llx, want 1", (unsigned long long)vals[0]);
-	bpf_link__destroy(l);
-close:
-	bpf_object__close(o);
-out:
-	tcase_end(&t);
+	memset(ts, 0, sizeof(ts));
+}
+
+static void case_c_group(enum cgroup g)
+{
+	int k;
+
+	for (k = 0; k < ncplan; k++)
+		if (cgroup_of(&cplan[k]) == g)
+			case_c(&cplan[k]);
 }
 
 /* ---- main ---------------------------------------------------------------- */
@@ -1591,6 +1695,10 @@ static void set_harden(int v)
 	harden = v;
 }
 
+/*
+ * Every case, in this order, which is the KTAP numbering: the raw cases,
+ * and the C programs' cases by group, each group in e2e.bpf.c's order.
+ */
 static void run_all(void)
 {
 	int k, w;
@@ -1604,24 +1712,38 @@ static void run_all(void)
 	case_unaligned("partial.load8_into_poison", false, 8, 28, 32, 32, 1);
 	case_unaligned("partial.store2_into_poison", true, 2, 31, 32, 32, 1);
 	case_unaligned("partial.load8_before_poison", false, 8, 24, 32, 32, 0);
-	for (k = 0; k < NCCASES; k++)
-		case_c(&ccases[k]);
+	case_c_group(C_PLAIN);
 	case_merge(true);
 	case_merge(false);
-	for (k = 0; k < NMCCASES; k++)
-		case_mc(&mccases[k]);
+	case_c_group(C_MERGE);
 	case_rnd_hi32();
-	case_devmap();
-	case_tail_call();
-	case_trace_poisoned();
-	case_trace_null();
+	case_c_group(C_SETUP);
 	case_cbpf();
 }
 
-/* The cases run_all() runs: keep in step with it. */
-static int count_cases(void)
+/* Both passes, the sysctl's values. */
+static const int hardens[] = { 0, 2 };
+
+/*
+ * The plan without running anything: run_all() with tcase_begin() only
+ * counting (and with -l printing) the cases, so the count cannot drift
+ * from what runs.
+ */
+static int dry_run(enum dry d)
 {
-	return 3 * NMATRIX + 6 + NCCASES + 2 * NMCCASES + 8;
+	int h, n;
+
+	dry = d;
+	ncases = 0;
+	for (h = 0; h < 2; h++) {
+		harden = hardens[h];
+		run_all();
+	}
+	dry = DRY_NONE;
+	harden = 0;
+	n = ncases;
+	ncases = 0;
+	return n;
 }
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -1641,10 +1763,10 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 
 int main(int argc, char **argv)
 {
+	bool list = false;
 	int opt, total, h;
-	static const int hardens[] = { 0, 2 };
 
-	while ((opt = getopt(argc, argv, "ko:f:")) != -1) {
+	while ((opt = getopt(argc, argv, "ko:f:l")) != -1) {
 		switch (opt) {
 		case 'k':
 			bjk_out_to_kmsg();
@@ -1655,29 +1777,36 @@ int main(int argc, char **argv)
 		case 'f':
 			filter = optarg;
 			break;
+		case 'l':
+			list = true;
+			break;
 		default:
-			fprintf(stderr, "usage: %s [-k] [-o BPF-OBJECT] [-f FILTER]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-k] [-o BPF-OBJECT] [-f FILTER] [-l]\n", argv[0]);
 			return 2;
 		}
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	libbpf_set_print(libbpf_print);
+	plan_load();
+	if (list) {		/* needs no guest: the object alone */
+		dry_run(DRY_LIST);
+		return 0;
+	}
 	kmsg_open();
 	kallsyms_checks();
 	module_btf();
-	total = filter ? 0 : 2 * count_cases();
+	total = dry_run(DRY_COUNT);
 	out("KTAP version 1");
-	if (total)
-		out("1..%d", total);
+	out("1..%d", total);
 	for (h = 0; h < 2; h++) {
 		set_harden(hardens[h]);
 		out("# bpf_jit_harden=%d", harden);
 		run_all();
 	}
 	set_harden(0);
-	if (!total)
-		out("1..%d", ncases);
+	if (ncases != total)
+		out("# e2e: %d cases ran, the plan said %d", ncases, total);
 	out("# e2e: %d cases, %d passed, %d failed", ncases, npass, nfail);
 	out("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0", npass, nfail);
-	return nfail ? 1 : 0;
+	return nfail || ncases != total ? 1 : 0;
 }

@@ -5,11 +5,20 @@
  * with BPF_PROG_TEST_RUN and checks the KASAN reports it causes. The exact
  * class and size of every access matter only where the runner expects a
  * report; the matrix of opcodes is built from raw instructions instead.
+ *
+ * What the runner expects of a program is in its tags (bjk-tags.h), and
+ * only there. The runner runs the cases in the order of this file, in
+ * three groups: plain cases, merge cases, then the cases that set
+ * something up first (a map entry, an attachment, a second program).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
+#include "bjk-tags.h"
+
+/* The bug type of a byte bjk_poison() poisoned (runner.c: POISON_BUG). */
+#define POISONED	"global-out-of-bounds"
 
 /* The test module's kfuncs (tests/e2e/module/bjk_e2e.c). */
 extern int bjk_poison(void *p__ign, u32 size) __ksym;
@@ -111,7 +120,8 @@ struct {
 
 /*
  * A devmap value is &obj->val, at +52 of struct bpf_dtab_netdev (dev,
- * index_hlist, xdp_prog, rcu, idx before it). The runner puts lo at key 0.
+ * index_hlist, xdp_prog, rcu, idx before it). The runner puts lo at key 0
+ * (kind_devmap's __bjk_map_u32: ifindex 1, no program).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_DEVMAP);
@@ -126,6 +136,9 @@ u64 out[8];
 /* Memory kinds: poison, one access, unpoison. */
 
 SEC("syscall")
+__bjk_case("kind.array")
+__bjk_report(POISONED, write, 8, 8)
+__bjk_retval(0)
 int kind_array(void *ctx)
 {
 	u32 k = 0;
@@ -140,6 +153,9 @@ int kind_array(void *ctx)
 }
 
 SEC("syscall")
+__bjk_case("kind.hash")
+__bjk_report(POISONED, read, 4, 12)
+__bjk_retval(0)
 int kind_hash(void *ctx)
 {
 	u8 init[64] = {};
@@ -157,6 +173,9 @@ int kind_hash(void *ctx)
 }
 
 SEC("syscall")
+__bjk_case("kind.ringbuf")
+__bjk_report(POISONED, write, 4, 4)
+__bjk_retval(0)
 int kind_ringbuf(void *ctx)
 {
 	u8 *s = bpf_ringbuf_reserve(&rb, 64, 0);
@@ -175,6 +194,9 @@ struct node {
 };
 
 SEC("syscall")
+__bjk_case("kind.obj_new")
+__bjk_report(POISONED, read, 2, 18)
+__bjk_retval(0)
 int kind_obj_new(void *ctx)
 {
 	struct node *n = bpf_obj_new(struct node);
@@ -189,6 +211,9 @@ int kind_obj_new(void *ctx)
 }
 
 SEC("syscall")
+__bjk_case("kind.kfunc_buf")
+__bjk_report(POISONED, read, 1, 100)
+__bjk_retval(0)
 int kind_kfunc_buf(void *ctx)
 {
 	u8 *b = bjk_buf(128);
@@ -204,6 +229,9 @@ int kind_kfunc_buf(void *ctx)
 /* Bug zoo. */
 
 SEC("syscall")
+__bjk_case("zoo.freed")
+__bjk_report("slab-use-after-free", read, 8, 16, stacks)
+__bjk_retval(0)
 int zoo_freed(void *ctx)
 {
 	u8 *p = bjk_zoo_freed(64);
@@ -215,6 +243,9 @@ int zoo_freed(void *ctx)
 }
 
 SEC("syscall")
+__bjk_case("zoo.short_write")
+__bjk_report("slab-out-of-bounds", write, 1, 20)
+__bjk_retval(0)
 int zoo_short(void *ctx)
 {
 	u8 *p = bjk_zoo_short(64);
@@ -227,6 +258,9 @@ int zoo_short(void *ctx)
 }
 
 SEC("syscall")
+__bjk_case("zoo.short_read")
+__bjk_report("slab-out-of-bounds", read, 8, 24)
+__bjk_retval(0)
 int zoo_short_read(void *ctx)
 {
 	u8 *p = bjk_zoo_short(64);
@@ -239,6 +273,9 @@ int zoo_short_read(void *ctx)
 }
 
 SEC("syscall")
+__bjk_case("zoo.map_widened")
+__bjk_report("slab-out-of-bounds", read, 8, 40)
+__bjk_retval(0)
 int zoo_widen(void *ctx)
 {
 	u32 k = 0;
@@ -262,6 +299,8 @@ static __noinline int sub_static(u8 *p)
 }
 
 SEC("syscall")
+__bjk_case("path.static_subprog")
+__bjk_report(POISONED, read, 4, 8, func=1)
 int path_static_sub(void *ctx)
 {
 	u8 *b = bjk_buf(64);
@@ -288,6 +327,9 @@ __noinline int sub_global(struct blob *p)
 }
 
 SEC("syscall")
+__bjk_case("path.global_subprog_heap")
+__bjk_report(POISONED, read, 8, 8, func=1)
+__bjk_report(POISONED, write, 8, 8, func=1)
 int path_global_heap(void *ctx)
 {
 	u8 *b = bjk_buf(64);
@@ -302,6 +344,8 @@ int path_global_heap(void *ctx)
 }
 
 SEC("syscall")
+__bjk_case("path.global_subprog_stack")
+__bjk_retval(5)
 int path_global_stack(void *ctx)
 {
 	struct blob s = { .a = { 1, 2, 3, 4 } };
@@ -309,26 +353,47 @@ int path_global_stack(void *ctx)
 	return sub_global(&s);			/* no report; returns 5 */
 }
 
-/* Tail call: the report names the callee. */
-
+/*
+ * A context access the verifier turns into several loads; the test run's
+ * skb is on lo (ifindex 1) and not GSO (gso_segs 0): 16.
+ */
 SEC("tc")
-int tail_callee(struct __sk_buff *skb)
+__bjk_case("path.ctx_rewrite")
+__bjk_retval(16)
+int ctx_rewrite(struct __sk_buff *skb)
 {
-	u8 *b = bjk_buf(64);
-
-	if (!b)
-		return 1;
-	bjk_poison(b, 64);
-	V(u16, b, 6) = 9;			/* Write 2 at +6, in tail_callee */
-	bjk_unpoison(b, 64);
-	return 7;
+	/* ifindex: skb->dev, then dev->ifindex; gso_segs: skb->head,
+	 * skb->end, then the shared info's gso_segs.
+	 */
+	return skb->ifindex * 16 + skb->gso_segs;
 }
 
+/*
+ * tc's gen_prologue (bpf_unclone_prologue(): a byte load of skb->cloned,
+ * bpf_skb_pull_data() if set) is patched in before insn 0 of a program
+ * with direct packet writes. Here insn 0 is a stack store, which the
+ * verifier proves stack-only: the prologue's load must still be checked
+ * (the audit counts it), though insn 0 is not.
+ */
 SEC("tc")
-int tail_caller(struct __sk_buff *skb)
+__bjk_case("path.prologue_before_stack_insn")
+__bjk_retval(0)
+__attribute__((naked)) int prologue_r10(void)
 {
-	bpf_tail_call(skb, &jmp, 0);
-	return 1;
+	asm volatile(
+	"*(u32 *)(r10 - 4) = 0;"
+	"r2 = *(u32 *)(r1 + %[data]);"
+	"r3 = *(u32 *)(r1 + %[data_end]);"
+	"r4 = r2;"
+	"r4 += 1;"
+	"if r4 > r3 goto 1f;"
+	"*(u8 *)(r2 + 0) = 0x42;"
+	"1: r0 = 0;"
+	"exit;"
+	:
+	: [data]"i"(__builtin_offsetof(struct __sk_buff, data)),
+	  [data_end]"i"(__builtin_offsetof(struct __sk_buff, data_end))
+	: "memory");
 }
 
 /*
@@ -348,6 +413,8 @@ struct {								\
 } am_##name SEC(".maps");						\
 									\
 SEC("syscall")								\
+__bjk_case("align." #name "_value")					\
+__bjk_retval(0)								\
 int align_##name(void *ctx)						\
 {									\
 	u8 init[16] = {};						\
@@ -373,6 +440,8 @@ ALIGNED_VALUE(lru_hash, BPF_MAP_TYPE_LRU_HASH)
 ALIGNED_VALUE(lru_percpu_hash, BPF_MAP_TYPE_LRU_PERCPU_HASH)
 
 SEC("syscall")
+__bjk_case("align.ringbuf_record")
+__bjk_retval(0)
 int align_ringbuf(void *ctx)
 {
 	u8 *r = bpf_ringbuf_reserve(&rb, 16, 0);
@@ -417,10 +486,21 @@ int name(struct __sk_buff *skb)						\
 static struct lpm_key4 lpm_k4 = { .prefixlen = 32, .addr = 0x0100007f };
 static struct lpm_key5 lpm_k5 = { .prefixlen = 40, .addr = { 1, 2, 3, 4, 5 } };
 
+__bjk_case("align.lpm_ipv4_value")
+__bjk_report(POISONED, read, 8, -4)
+__bjk_retval(0)
 LPM_VALUE(kind_lpm4, lpm4, lpm_k4, 4)	/* Read 8 at value + 0, node + 44 */
+
+__bjk_case("align.lpm_odd_key_value")
+__bjk_report(POISONED, read, 8, -3)
+__bjk_retval(0)
 LPM_VALUE(kind_lpm5, lpm5, lpm_k5, 3)	/* Read 8 at value + 0, node + 45 */
 
 SEC("tc")
+__bjk_case("align.devmap_value")
+__bjk_map_u32(devmap, 0, 1)
+__bjk_report(POISONED, read, 8, -4)
+__bjk_retval(0)
 int kind_devmap(struct __sk_buff *skb)
 {
 	u32 k = 0;
@@ -434,45 +514,47 @@ int kind_devmap(struct __sk_buff *skb)
 	return 0;
 }
 
+/* Tail call: the report names the callee. */
+
+SEC("tc")
+int tail_callee(struct __sk_buff *skb)
+{
+	u8 *b = bjk_buf(64);
+
+	if (!b)
+		return 1;
+	bjk_poison(b, 64);
+	V(u16, b, 6) = 9;			/* Write 2 at +6, in tail_callee */
+	bjk_unpoison(b, 64);
+	return 7;
+}
+
+SEC("tc")
+__bjk_case("path.tail_call")
+__bjk_audit(tail_callee)
+__bjk_map_prog(jmp, 0, tail_callee)
+__bjk_report(POISONED, write, 2, 6, prog=1)
+__bjk_retval(7)
+int tail_caller(struct __sk_buff *skb)
+{
+	bpf_tail_call(skb, &jmp, 0);
+	return 1;
+}
+
 /*
- * tc's gen_prologue (bpf_unclone_prologue(): a byte load of skb->cloned,
- * bpf_skb_pull_data() if set) is patched in before insn 0 of a program
- * with direct packet writes. Here insn 0 is a stack store, which the
- * verifier proves stack-only: the prologue's load must still be checked
- * (the audit counts it).
+ * Tracing: PROBE_MEM loads, never checked. The xlated dump shows the u64,
+ * u32, u16 and u8 loads as LDX MEM (__bjk_unchecked), the signed ones as
+ * PROBE_MEMSX; each has a guard in the image (__bjk_probes).
  */
-SEC("tc")
-__attribute__((naked)) int prologue_r10(void)
-{
-	asm volatile(
-	"*(u32 *)(r10 - 4) = 0;"
-	"r2 = *(u32 *)(r1 + %[data]);"
-	"r3 = *(u32 *)(r1 + %[data_end]);"
-	"r4 = r2;"
-	"r4 += 1;"
-	"if r4 > r3 goto 1f;"
-	"*(u8 *)(r2 + 0) = 0x42;"
-	"1: r0 = 0;"
-	"exit;"
-	:
-	: [data]"i"(__builtin_offsetof(struct __sk_buff, data)),
-	  [data_end]"i"(__builtin_offsetof(struct __sk_buff, data_end))
-	: "memory");
-}
-
-/* A context access the verifier turns into several loads. */
-SEC("tc")
-int ctx_rewrite(struct __sk_buff *skb)
-{
-	/* ifindex: skb->dev, then dev->ifindex; gso_segs: skb->head,
-	 * skb->end, then the shared info's gso_segs.
-	 */
-	return skb->ifindex * 16 + skb->gso_segs;
-}
-
-/* Tracing: PROBE_MEM loads, never checked. */
 
 SEC("syscall")
+__bjk_case("probe.poisoned_btf_obj")
+__bjk_unchecked(read, 1, 1) __bjk_unchecked(read, 2, 1)
+__bjk_unchecked(read, 4, 1) __bjk_unchecked(read, 8, 1)
+__bjk_probes(7)
+__bjk_retval(0)
+__bjk_out(0, 0x1122334455667788) __bjk_out(1, 0x99aabbcc) __bjk_out(2, 0xddee)
+__bjk_out(3, 0xf1) __bjk_out(4, -2) __bjk_out(5, -3) __bjk_out(6, -4)
 int probe_poisoned(void *ctx)
 {
 	struct bjk_obj *o = bjk_obj_get();
@@ -492,6 +574,11 @@ int probe_poisoned(void *ctx)
 }
 
 SEC("syscall")
+__bjk_case("probe.bad_user_addr")
+__bjk_unchecked(read, 4, 1) __bjk_unchecked(read, 8, 1)
+__bjk_probes(2)
+__bjk_retval(0)
+__bjk_out(0, 1) __bjk_out(1, 1)
 int probe_bad_user(void *ctx)
 {
 	struct bjk_obj *o = bjk_obj_bad(1);
@@ -504,6 +591,11 @@ int probe_bad_user(void *ctx)
 }
 
 SEC("syscall")
+__bjk_case("probe.bad_kernel_addr")
+__bjk_unchecked(read, 8, 1)
+__bjk_probes(2)
+__bjk_retval(0)
+__bjk_out(0, 1) __bjk_out(1, 1)
 int probe_bad_kern(void *ctx)
 {
 	struct bjk_obj *o = bjk_obj_bad(2);
@@ -515,7 +607,24 @@ int probe_bad_kern(void *ctx)
 	return 0;
 }
 
+/*
+ * fentry programs read through BTF pointers with PROBE_MEM loads.
+ * trace_poisoned runs on bjk_trace_target(), which the module calls, from
+ * trace_trigger's kfunc, with its object poisoned; trace_null on
+ * bpf_fentry_test7(NULL) (BPF_PROG_TEST_RUN of an fentry program calls
+ * bpf_fentry_test1..8).
+ */
 SEC("fentry/bjk_trace_target")
+__bjk_case("probe.fentry_poisoned_arg")
+__bjk_attach
+__bjk_run(trace_trigger)
+__bjk_unchecked(read, 1, 1) __bjk_unchecked(read, 2, 1)
+__bjk_unchecked(read, 4, 1) __bjk_unchecked(read, 8, 1)
+__bjk_probes(7)
+__bjk_retval(0x42)
+__bjk_out(0, 0x1122334455667788) __bjk_out(1, 0x99aabbcc) __bjk_out(2, 0xddee)
+__bjk_out(3, 0xf1) __bjk_out(4, -2) __bjk_out(5, -3) __bjk_out(6, -4)
+__bjk_out(7, 0x42)
 int BPF_PROG(trace_poisoned, struct bjk_obj *obj, u64 cookie)
 {
 	out[0] = obj->u64f;
@@ -536,6 +645,11 @@ int trace_trigger(void *ctx)
 }
 
 SEC("fentry/bpf_fentry_test7")
+__bjk_case("probe.fentry_null_arg")
+__bjk_attach
+__bjk_unchecked(read, 8, 1)
+__bjk_probes(1)
+__bjk_out(0, 1)
 int BPF_PROG(trace_null, struct bpf_fentry_test_t *arg)
 {
 	out[0] = (u64)arg->a + 1;		/* arg is NULL: reads 0 */
@@ -559,6 +673,10 @@ struct {
  * poisoned one. Only the access on it is reported.
  */
 SEC("syscall")
+__bjk_merge_case("merge.run_one_poisoned")
+__bjk_merges
+__bjk_report(POISONED, read, 8, 0)
+__bjk_retval(0)
 int merge_run(void *ctx)
 {
 	u32 k = 0;
@@ -584,6 +702,9 @@ int merge_run(void *ctx)
 
 /* A kfunc frees the object between two accesses through one pointer. */
 SEC("syscall")
+__bjk_merge_case("merge.free_between")
+__bjk_report("slab-use-after-free", read, 8, 8, stacks)
+__bjk_retval(0)
 int merge_free(void *ctx)
 {
 	u8 *p = bjk_zoo_live(64);
@@ -600,6 +721,9 @@ int merge_free(void *ctx)
 
 /* The base register moves on between two accesses, onto poison. */
 SEC("syscall")
+__bjk_merge_case("merge.base_redefined")
+__bjk_report(POISONED, read, 8, 0)
+__bjk_retval(0)
 int merge_redef(void *ctx)
 {
 	u8 *p = bjk_buf(64);
@@ -622,6 +746,9 @@ int merge_redef(void *ctx)
  * register, the other (out[1] is 0: taken) did not.
  */
 SEC("syscall")
+__bjk_merge_case("merge.branch_join")
+__bjk_report(POISONED, read, 8, 0)
+__bjk_retval(0)
 int merge_join(void *ctx)
 {
 	u32 k = 0;

@@ -517,21 +517,6 @@ static int count_sites(struct bench *b, int fd, int count)
 
 /* ---- main ----------------------------------------------------------------- */
 
-static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	char buf[512];
-	size_t n;
-
-	if (level == LIBBPF_DEBUG)
-		return 0;
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	n = strlen(buf);
-	while (n && buf[n - 1] == '\n')
-		buf[--n] = '\0';
-	out("# libbpf: %s", buf);
-	return 0;
-}
-
 /* off, outline, inline, or "unmerged": inline with bpf_jit_kasan_merge=0 */
 static const char *boot_mode(void)
 {
@@ -580,7 +565,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	libbpf_set_print(libbpf_print);
+	libbpf_set_print(bjk_libbpf_print);
 	mode = boot_mode();
 	make_packet();
 	kallsyms_checks();

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 static int bjk_out_fd = -1;
@@ -49,5 +50,26 @@ static void out(const char *fmt, ...)
 	printf("%s\n", buf);
 	fflush(stdout);
 }
+
+#ifdef __LIBBPF_LIBBPF_H
+/*
+ * libbpf's messages as "# libbpf:" notes among the program's own
+ * (libbpf_set_print(bjk_libbpf_print)); its debug chatter is dropped.
+ */
+static inline int bjk_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char buf[512];
+	size_t n;
+
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	n = strlen(buf);
+	while (n && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	out("# libbpf: %s", buf);
+	return 0;
+}
+#endif
 
 #endif /* BJK_OUT_H */

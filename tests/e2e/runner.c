@@ -1746,21 +1746,6 @@ static int dry_run(enum dry d)
 	return n;
 }
 
-static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	char buf[512];
-	size_t n;
-
-	if (level == LIBBPF_DEBUG)
-		return 0;
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	n = strlen(buf);
-	while (n && buf[n - 1] == '\n')
-		buf[--n] = '\0';
-	out("# libbpf: %s", buf);
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	bool list = false;
@@ -1786,7 +1771,7 @@ int main(int argc, char **argv)
 		}
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	libbpf_set_print(libbpf_print);
+	libbpf_set_print(bjk_libbpf_print);
 	plan_load();
 	if (list) {		/* needs no guest: the object alone */
 		dry_run(DRY_LIST);

@@ -33,6 +33,17 @@ static struct row *rows;
 static int nrows;
 static char dir[4096];
 
+/* Whether row @i is the first of its boot: a boot is listed where it first appears. */
+static int first_of_boot(int i)
+{
+	int j;
+
+	for (j = 0; j < i; j++)
+		if (!strcmp(rows[j].boot, rows[i].boot))
+			return 0;
+	return 1;
+}
+
 /* A suite: its cases two levels in, then its own result line one level in. */
 static void ktap_suite(FILE *o, const struct row *r, int num)
 {
@@ -89,18 +100,13 @@ static void write_ktap(const char *path)
 		perror(path);
 		exit(2);
 	}
-	for (i = 0; i < nrows; i++) {
-		for (j = 0; j < i && strcmp(rows[j].boot, rows[i].boot); j++)
-			;
-		nboots += j == i;
-	}
+	for (i = 0; i < nrows; i++)
+		nboots += first_of_boot(i);
 	fprintf(o, "KTAP version 1\n# bpf-jit-kasan: one run of make test\n1..%d\n", nboots);
 	for (i = 0; i < nrows; i++) {
 		int n = 0, failed = 0;
 
-		for (j = 0; j < i && strcmp(rows[j].boot, rows[i].boot); j++)
-			;
-		if (j < i)
+		if (!first_of_boot(i))
 			continue;
 		for (j = i; j < nrows; j++)
 			n += !strcmp(rows[j].boot, rows[i].boot);
@@ -153,9 +159,7 @@ static void write_json(const char *path, long tp, long tf, long ts, const char *
 		long p = 0, f = 0, s = 0;
 		int k = 0;
 
-		for (j = 0; j < i && strcmp(rows[j].boot, rows[i].boot); j++)
-			;
-		if (j < i)
+		if (!first_of_boot(i))
 			continue;
 		for (j = i; j < nrows; j++) {
 			if (strcmp(rows[j].boot, rows[i].boot))

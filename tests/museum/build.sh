@@ -12,6 +12,7 @@ name=museum
 need_static_libs
 t0=$SECONDS
 guest_program "$out/bjk-museum" "$here/museum.c"
+guest_program "$out/bjk-live" "$here/live.c"	# the live exhibits, for the interpreter (tests/live.sh)
 gcc -static -O2 -g -Wall -Wextra -Wno-missing-field-initializers -I"$uinc" \
 	-D__EXPORTED_HEADERS__ -I"$tree/kernel/bpf" -I"$tree/tools/include" \
 	-I"$tree/tools/include/uapi" -I"$root/lib" -o "$out/bjk-decode.tmp" \

@@ -1,0 +1,111 @@
+#!/bin/bash
+# After the boots of make test (harness/test.sh runs tests/*/post.sh RUNDIR):
+# the live exhibits' verdict across the boots that ran the live suite. A
+# boot's mode is read from its kernel command line in RUNDIR/boots, as
+# tests/live.sh reads it: bjk.museum=interp (the museum kernel's
+# interpreter, the referee), else bpf_jit_kasan= (inline by default).
+# Per reported case (a region the runner announced with a BJK-LIVE line):
+# - checks off: no report (the splat scan holds the count; here it is
+#   shown);
+# - the interpreter reports it, in ___bpf_prog_run;
+# - inline and outline report exactly what the interpreter reports: bug
+#   type, Read or Write, size, and where the address lies ("N bytes to the
+#   right of the allocated M-byte region"; addresses differ from boot to
+#   boot), in bpf_prog_<tag>_<program>, and the decoder names the
+#   program and the faulting instruction the runner named.
+# Without a boot of every mode the cross-boot row is skipped (make quick
+# runs only the inline one); a boot that ran fails on its own facts.
+# One row per case in RUNDIR/results.tsv.
+set -euo pipefail
+
+run=$1
+[ -f "$run/boots" ] || exit 0
+declare -A boot_of=()
+while IFS= read -r line; do
+	IFS='|' read -r name suites params _ <<<"$line"
+	name=${name//[[:space:]]/}
+	suites=${suites//[[:space:]]/}
+	if [[ ",$suites," != *,live,* ]] || [ ! -f "$run/$name.log" ]; then
+		continue
+	fi
+	mode=inline
+	for w in $params; do
+		case "$w" in
+		bpf_jit_kasan=*) mode=${w#bpf_jit_kasan=} ;;
+		esac
+	done
+	for w in $params; do
+		[ "$w" = bjk.museum=interp ] && mode=interp
+	done
+	boot_of[$mode]=$name
+done <"$run/boots"
+[ ${#boot_of[@]} -gt 0 ] || exit 0	# no live boot ran (BJK_BOOTS)
+
+# Per boot and region: "mode region prog insn report where decoded"
+# (tab-separated): the program and insn of the runner's BJK-LIVE line, the
+# region's first report (type|Read/Write size|place), the function it
+# names, and the decoder's program:insn for that program.
+facts=$run/live-facts.tsv
+for mode in "${!boot_of[@]}"; do
+	sed 's/\r$//; s/^\[[ 0-9.]*\] //' "$run/${boot_of[$mode]}.log" | awk -v mode="$mode" '
+	/^BJK-LIVE / { prog[$2] = $4; insn[$2] = $6; next }
+	/^BJK-EXPECT-BEGIN live\./ { split($2, g, "."); ex = g[2]; if (ex in prog) { cur = ex; reg[ex] = $2 } next }
+	/^BJK-EXPECT-END / { cur = ""; next }
+	cur != "" && /^BUG: KASAN: / && !(cur in type) {
+		t = $0; sub(/^BUG: KASAN: /, "", t); fn = t; sub(/ in .*/, "", t); sub(/^.* in /, "", fn); sub(/\+.*/, "", fn)
+		type[cur] = t; where[cur] = fn; want = cur }
+	want != "" && /^(Read|Write) of size [0-9]+ / && !(want in acc) { acc[want] = $1 " " $4 }
+	want != "" && /^The buggy address is located / {
+		l = $0; sub(/^The buggy address is located /, "", l); getline; x = $0; sub(/^ */, "", x); sub(/ \[.*/, "", x)
+		loc[want] = l " " x; want = "" }
+	/^# decode:   program  / { dprog = $4; next }
+	/^# decode:   insn     [0-9]+:/ && dprog != "" { n = $4; sub(/:$/, "", n); dec[dprog] = dprog ":" n; dprog = "" }
+	END {
+		for (k in prog)
+			printf "%s\t%s\t%s\t%s\t%s|%s|%s\t%s\t%s\n", mode, reg[k] == "" ? "live." k : reg[k], prog[k], insn[k],
+				type[k] == "" ? "none" : type[k], acc[k], loc[k], where[k] == "" ? "-" : where[k],
+				dec[prog[k]] == "" ? "-" : dec[prog[k]]
+	}'
+done >"$facts"
+
+row() {	# row NAME PASS FAIL SKIP NOTE
+	printf 'live\t%s\t%s\t%s\t%s\t0.0\t%s\n' "$1" "$2" "$3" "$4" "$(echo "$5" | cut -c1-300)" >>"$run/results.tsv"
+	echo "  live $1: $5"
+}
+
+for region in $(cut -f2 "$facts" | sort -u); do
+	get() { awk -F'\t' -v m="$1" -v r="$region" -v c="$2" '$1 == m && $2 == r { print $c }' "$facts"; }
+	name=${region#live.}
+	why=()
+	missing=()
+	for m in off inline outline interp; do
+		[ -n "$(get $m 2)" ] || missing+=("$m")
+	done
+	ref=$(get interp 5)
+	if [ -n "$(get off 2)" ] && [ "$(get off 5)" != "none||" ]; then
+		why+=("checks off: $(get off 5)")
+	fi
+	if [ -n "$ref" ]; then
+		[ "$ref" != "none||" ] || why+=("the interpreter did not report")
+		[ "$(get interp 6)" = ___bpf_prog_run ] || why+=("interpreter's report in $(get interp 6)")
+	fi
+	for m in inline outline; do
+		[ -n "$(get $m 2)" ] || continue
+		prog=$(get $m 3)
+		[ "$(get $m 5)" != "none||" ] || why+=("$m: no report")
+		[ -z "$ref" ] || [ "$(get $m 5)" = "$ref" ] || why+=("$m: $(get $m 5), interpreter: $ref")
+		[[ "$(get $m 6)" =~ ^bpf_prog_[0-9a-f]{16}_${prog}$ ]] || why+=("$m: report in $(get $m 6), not program $prog")
+		[ "$(get $m 7)" = "$prog:$(get $m 4)" ] ||
+			why+=("$m: decoded to $(get $m 7), the program's access is $prog:$(get $m 4)")
+	done
+	seen=$(get inline 5)
+	seen=${seen:-$(get outline 5)}
+	seen=${seen:-$ref}
+	if [ ${#why[@]} -gt 0 ]; then
+		row "$name" 0 1 0 "FAILED: $(IFS=';'; echo "${why[*]}")"
+	elif [ ${#missing[@]} -gt 0 ]; then
+		row "$name" 0 0 1 "SKIP: no live boot of mode ${missing[*]} in this run; the boots that ran agree: $seen"
+	else
+		row "$name" 1 0 0 "the same report inline, outline and interpreted: $seen; none with checks off; decoded to $(get inline 7)"
+	fi
+done

@@ -18,7 +18,21 @@
  *        the allocation: no KASAN mode can see it; element 1 read back
  *        shows it happened.
  * Per bug: with the bit off the verifier must refuse the program with the
- * bug's log line; with it on, out and in load and run.
+ * bug's log line; with it on, out and in load and run, and so do two more
+ * rows of cases:
+ *   misaligned: r1 <<= 0, 1 or 2 instead of 8, so that an access the
+ *        verifier believes aligned, the last `size` bytes of the value,
+ *        runs 1, 2 or 4 bytes further, across the end of the allocation:
+ *        mis_<size>_<k> a single read of 1, 2, 4 or 8 bytes, mmis_<size>_<k>
+ *        the same after a read of its neighbour below, which inline mode
+ *        merges into one check. One report each where KASAN sees the bytes
+ *        (inline, outline, the interpreter), none with checks off.
+ *   stack: the bug moves a copy of R10 (r3 = r10; r3 += r1 << 4): a read at
+ *        r3 - 8, which the verifier believes is fp - 8, reads the word at
+ *        fp + 8, the JIT frame's return address, and writes it back: a
+ *        stack-out-of-bounds Read and Write in inline and outline, none with
+ *        checks off (the program shows what it read). Not run interpreted:
+ *        the interpreter's stack is another frame.
  *
  *   bjk-museum [-k] -m off|inline|outline|interp [BUG...]
  *
@@ -94,6 +108,8 @@
 #define BPF_CALL_HELPER(FUNC)						\
 	((struct bpf_insn) { .code = BPF_JMP | BPF_CALL,		\
 	  .dst_reg = 0, .src_reg = 0, .off = 0, .imm = FUNC })
+#define BPF_LDX_SIZE(BYTES)	((BYTES) == 1 ? BPF_B : (BYTES) == 2 ? BPF_H : \
+				 (BYTES) == 4 ? BPF_W : BPF_DW)
 #define BPF_EXIT_INSN()							\
 	((struct bpf_insn) { .code = BPF_JMP | BPF_EXIT,		\
 	  .dst_reg = 0, .src_reg = 0, .off = 0, .imm = 0 })
@@ -314,8 +330,22 @@ static const char *last_log_line(void)
 	}
 }
 
-/* The bug's program with its frame; the access reads (out) or writes (in). */
-static int load(const struct bug *b, int ctl, int target, bool write)
+/* What the program does once the bug has made r1 == 1. */
+enum tail {
+	T_OUT,		/* read at r8 + 0, the verifier believes value + 0 */
+	T_IN,		/* write there */
+	T_MIS,		/* read the value's last `size` bytes, moved by 1 << k */
+	T_MMIS,		/* the same after a read of the `size` bytes below */
+	T_STACK,	/* read and write back fp - 8 through a moved copy of R10 */
+};
+
+struct access {
+	enum tail tail;
+	int size, k;	/* T_MIS, T_MMIS: bytes, and the shift of r1 */
+};
+
+/* The bug's program with its frame and the access @a. */
+static int load(const struct bug *b, int ctl, int target, const struct access *a)
 {
 	char name[BPF_OBJ_NAME_LEN];
 	LIBBPF_OPTS(bpf_prog_load_opts, o, .log_buf = log_buf, .log_size = sizeof(log_buf),
@@ -337,17 +367,47 @@ static int load(const struct bug *b, int ctl, int target, bool write)
 	emit_jmp(BPF_JMP_IMM(BPF_JEQ, R0, 0, 0), L_OUT);
 	emit(BPF_MOV64_REG(R8, R0));
 	emit(BPF_LDX_MEM(BPF_DW, R1, R9, 0));
+	if (a->tail == T_STACK)
+		emit(BPF_ST_MEM(BPF_DW, R10, -8, 0));	/* the slot it reads */
 	b->body();
-	/* r8 += (r1 & 1) << 8: the verifier believes + 0 */
 	emit(BPF_ALU64_IMM(BPF_AND, R1, 1));
-	emit(BPF_ALU64_IMM(BPF_LSH, R1, 8));
-	emit(BPF_ALU64_REG(BPF_ADD, R8, R1));
-	if (write) {
-		emit_ld_imm64(R2, 0, MAGIC);
-		emit(BPF_STX_MEM(BPF_DW, R8, R2, 0));
-	} else {
-		emit(BPF_LDX_MEM(BPF_DW, R2, R8, 0));
+	switch (a->tail) {
+	case T_OUT:
+	case T_IN:
+		/* r8 += (r1 & 1) << 8: the verifier believes + 0 */
+		emit(BPF_ALU64_IMM(BPF_LSH, R1, 8));
+		emit(BPF_ALU64_REG(BPF_ADD, R8, R1));
+		if (a->tail == T_IN) {
+			emit_ld_imm64(R2, 0, MAGIC);
+			emit(BPF_STX_MEM(BPF_DW, R8, R2, 0));
+		} else {
+			emit(BPF_LDX_MEM(BPF_DW, R2, R8, 0));
+			emit(BPF_STX_MEM(BPF_DW, R9, R2, 8));
+		}
+		break;
+	case T_MIS:
+	case T_MMIS:
+		/* r8 += (r1 & 1) << k: the verifier believes + 0, aligned */
+		if (a->k)
+			emit(BPF_ALU64_IMM(BPF_LSH, R1, a->k));
+		emit(BPF_ALU64_REG(BPF_ADD, R8, R1));
+		emit(BPF_MOV64_IMM(R3, 0));
+		if (a->tail == T_MMIS)
+			emit(BPF_LDX_MEM(BPF_LDX_SIZE(a->size), R3, R8,
+					 VALUE_SIZE - 2 * a->size));
+		emit(BPF_LDX_MEM(BPF_LDX_SIZE(a->size), R2, R8, VALUE_SIZE - a->size));
+		emit(BPF_ALU64_REG(BPF_ADD, R2, R3));
 		emit(BPF_STX_MEM(BPF_DW, R9, R2, 8));
+		break;
+	case T_STACK:
+		/* r3 = r10 + ((r1 & 1) << 4): the verifier believes r10 */
+		emit(BPF_ALU64_IMM(BPF_LSH, R1, 4));
+		emit(BPF_MOV64_REG(R3, R10));
+		emit(BPF_ALU64_REG(BPF_ADD, R3, R1));
+		emit(BPF_LDX_MEM(BPF_DW, R2, R3, -8));
+		emit(BPF_STX_MEM(BPF_DW, R3, R2, -8));
+		emit(BPF_STX_MEM(BPF_DW, R9, R2, 8));
+		break;
 	}
 	label(L_OUT);
 	emit(BPF_MOV64_IMM(R0, 0));
@@ -405,11 +465,82 @@ static void result(bool ok, const char *name, const char *fmt, ...)
 	out("%s %d museum.%s # %s", ok ? "ok" : "not ok", ntests, name, note);
 }
 
+static const struct access out_access = { .tail = T_OUT }, in_access = { .tail = T_IN };
+
+/*
+ * The misaligned cases: size, and k, r1 << k the real offset past where the
+ * verifier believes the access is; each straddles the end of the 512-byte
+ * allocation (1-byte: lies past it).
+ */
+static const struct { int size, k; } mis[] = {
+	{ 1, 0 }, { 2, 0 }, { 4, 0 }, { 4, 1 }, { 8, 0 }, { 8, 1 }, { 8, 2 },
+};
+#define NMIS	(int)(sizeof(mis) / sizeof(mis[0]))
+
+/* One load and run of @a in an expect region of @nr reports. */
+static bool run_case(const struct bug *b, int ctl, int target, const struct access *a,
+		     const char *region, int nr, uint64_t *read)
+{
+	uint64_t ctl_val[2] = { b->input, 0 };
+	int fd;
+	bool ok;
+
+	if (bpf_map_update_elem(ctl, &(uint32_t){ 0 }, ctl_val, 0))
+		return false;
+	fd = load(b, ctl, target, a);
+	if (fd < 0)
+		return false;
+	out("BJK-EXPECT-BEGIN %s %d", region, nr);
+	ok = run(fd) == 0;
+	out("BJK-EXPECT-END %s", region);
+	close(fd);
+	bpf_map_lookup_elem(ctl, &(uint32_t){ 0 }, ctl_val);
+	*read = ctl_val[1];
+	return ok;
+}
+
+static void mis_case(const struct bug *b, int ctl, int target, enum tail t,
+		     const typeof(mis[0]) *m)
+{
+	struct access a = { .tail = t, .size = m->size, .k = m->k };
+	int shift = m->k, nr = strcmp(mode, "off") ? 1 : 0;
+	char name[64], region[80];
+	uint64_t read = 0;
+	bool ok;
+
+	snprintf(name, sizeof(name), "%s.%s_%d_%d", b->name, t == T_MIS ? "mis" : "mmis",
+		 m->size, 1 << shift);
+	snprintf(region, sizeof(region), "museum.%s", name);
+	ok = target >= 0 && run_case(b, ctl, target, &a, region, nr, &read);
+	result(ok, name, "%s: %s%d-byte read the verifier believes at value + %d, aligned; "
+	       "at + %d, across the end of the allocation; %d report(s) expected (%s)%s",
+	       b->cve, t == T_MMIS ? "after its neighbour below, a " : "a ", m->size,
+	       VALUE_SIZE - m->size, VALUE_SIZE - m->size + (1 << shift), nr, mode,
+	       ok ? "" : ": did not load or run");
+}
+
+static void stack_case(const struct bug *b, int ctl, int target)
+{
+	static const struct access a = { .tail = T_STACK };
+	int nr = strcmp(mode, "off") ? 2 : 0;
+	char name[64], region[80];
+	uint64_t read = 0;
+	bool ok;
+
+	snprintf(name, sizeof(name), "%s.stack", b->name);
+	snprintf(region, sizeof(region), "museum.%s", name);
+	ok = target >= 0 && run_case(b, ctl, target, &a, region, nr, &read);
+	result(ok, name, "%s: a copy of R10 moved by the bug: read %#llx at fp + 8 (the "
+	       "verifier believes fp - 8), the JIT frame's return address, and wrote it "
+	       "back; %d report(s) expected (%s)%s", b->cve, (unsigned long long)read, nr,
+	       mode, ok ? "" : ": did not load or run");
+}
+
 static void one(const struct bug *b)
 {
 	uint64_t ctl_val[2] = { b->input, 0 }, elem[VALUE_SIZE / 8] = { IN_MARK };
 	char name[64], region[80];
-	int ctl, target, fd, insn, expect;
+	int ctl, target, fd, insn, expect, i;
 	uint32_t one = 1;
 	bool ok;
 
@@ -422,7 +553,7 @@ static void one(const struct bug *b)
 		return;
 	}
 	museum_bit(-1);
-	fd = load(b, ctl, target, false);
+	fd = load(b, ctl, target, &out_access);
 	snprintf(name, sizeof(name), "%s.fixed_rejects", b->name);
 	if (fd >= 0) {
 		close(fd);
@@ -439,7 +570,7 @@ static void one(const struct bug *b)
 	snprintf(name, sizeof(name), "%s.out", b->name);
 	snprintf(region, sizeof(region), "museum.%s", name);
 	expect = strcmp(mode, "off") ? 1 : 0;
-	fd = load(b, ctl, target, false);
+	fd = load(b, ctl, target, &out_access);
 	if (fd < 0) {
 		result(false, name, "bpf_museum=%#x: the program did not load: \"%s\"",
 		       1u << b->bit, last_log_line());
@@ -469,7 +600,7 @@ static void one(const struct bug *b)
 		if (bjk_write_file(JIT_ENABLE, "0")) {
 			result(false, name, "%s: %s", JIT_ENABLE, strerror(errno));
 		} else {
-			fd = load(b, ctl, target, false);
+			fd = load(b, ctl, target, &out_access);
 			bjk_write_file(JIT_ENABLE, "1");
 			if (fd < 0) {
 				result(false, name, "the program did not load: \"%s\"", last_log_line());
@@ -491,7 +622,7 @@ static void one(const struct bug *b)
 	target = bpf_map_create(BPF_MAP_TYPE_ARRAY, "m_target", 4, VALUE_SIZE, 2, NULL);
 	if (target < 0 || bpf_map_update_elem(target, &one, elem, 0)) {
 		result(false, name, "map: %s", strerror(errno));
-	} else if ((fd = load(b, ctl, target, true)) < 0) {
+	} else if ((fd = load(b, ctl, target, &in_access)) < 0) {
 		result(false, name, "bpf_museum=%#x: the program did not load: \"%s\"",
 		       1u << b->bit, last_log_line());
 	} else {
@@ -507,6 +638,15 @@ static void one(const struct bug *b)
 		       (unsigned long long)elem[0], elem[0] == MAGIC ? "written" : "not written",
 		       BAD_OFF);
 	}
+	close(target);
+
+	target = bpf_map_create(BPF_MAP_TYPE_ARRAY, "m_target", 4, VALUE_SIZE, 1, NULL);
+	for (i = 0; i < NMIS; i++) {
+		mis_case(b, ctl, target, T_MIS, &mis[i]);
+		mis_case(b, ctl, target, T_MMIS, &mis[i]);
+	}
+	if (strcmp(mode, "interp"))
+		stack_case(b, ctl, target);
 	museum_bit(-1);
 	close(target);
 	close(ctl);
@@ -547,7 +687,7 @@ int main(int argc, char **argv)
 	if (optind == argc)
 		n = NBUGS;
 	out("KTAP version 1");
-	out("1..%d", (jit_mode() ? 4 : 3) * n);
+	out("1..%d", ((jit_mode() ? 4 : 3) + 2 * NMIS + !!strcmp(mode, "interp")) * n);
 	sz = bpf_array_size();
 	if (sz != VALUE_SIZE) {
 		out("# error: struct bpf_array is %d bytes in this kernel's BTF, the programs "

@@ -10,7 +10,13 @@
 # decoder must name the reproducer's program and its faulting instruction
 # (the runner's BJK-MUSEUM line). That each boot
 # has exactly the reports it expects (1 or 0 per case) is the splat scan's.
-# One row per bug in RUNDIR/results.tsv.
+# The misaligned rows (mis_*, mmis_*: accesses a bug moved off the
+# alignment the verifier believed, across the end of the allocation) must
+# have the same first report in inline, outline and the interpreter, and
+# none with checks off; the stack rows a stack-out-of-bounds Read of 8 bytes
+# first in inline and outline, none with checks off.
+# One row per bug in RUNDIR/results.tsv, and one per bug for each of the
+# misaligned and stack rows.
 set -euo pipefail
 
 run=$1
@@ -72,5 +78,71 @@ for bug in $(cut -f2 "$facts" | sort -u); do
 		printf 'museum\t%s\t0\t1\t0\t0.0\t%s\n' "$bug" "$(IFS=';'; echo "${why[*]}" | cut -c1-300)" \
 			>>"$run/results.tsv"
 		echo "  museum $bug: FAILED: ${why[*]}"
+	fi
+done
+
+# The misaligned and stack rows: per boot and case, the reports in its
+# region and the first one's type|access|place ("boot bug case n facts").
+rows=$run/museum-rows.tsv
+for b in "${boots[@]}"; do
+	sed 's/\r$//; s/^\[[ 0-9.]*\] //' "$run/$b.log" | awk -v boot="$b" '
+	/^BJK-EXPECT-BEGIN museum\.[a-z0-9_]+\.(mis|mmis|stack)/ {
+		split($2, g, "."); bug = g[2]; c = g[3]; key = bug "\t" c; n[key] = 0; f[key] = "none||"; next }
+	/^BJK-EXPECT-END / { key = ""; want = ""; next }
+	key != "" && /^BUG: KASAN: / {
+		n[key]++
+		if (n[key] == 1) { t = $0; sub(/^BUG: KASAN: /, "", t); sub(/ in .*/, "", t); ty[key] = t; want = key }
+		next }
+	want != "" && /^(Read|Write) of size [0-9]+ / && !(want in acc) { acc[want] = $1 " " $4; next }
+	want != "" && /^The buggy address is located / {
+		l = $0; sub(/^The buggy address is located /, "", l); getline; x = $0; sub(/^ */, "", x); sub(/ \[.*/, "", x)
+		loc[want] = l " " x; want = "" }
+	END {
+		for (k in n) {
+			if (n[k]) f[k] = ty[k] "|" acc[k] "|" loc[k]
+			printf "%s\t%s\t%d\t%s\n", boot, k, n[k], f[k]
+		}
+	}'
+done >"$rows"
+
+for bug in $(cut -f2 "$rows" | sort -u); do
+	row() { awk -F'\t' -v b="$1" -v k="$bug" -v c="$2" '$1 == b && $2 == k && $3 == c { print $4 "\t" $5 }' "$rows"; }
+	mis=() stack=()
+	cases=$(awk -F'\t' -v k="$bug" '$2 == k && $3 ~ /^m+is_/ { print $3 }' "$rows" | sort -u)
+	nc=0
+	for c in $cases; do
+		nc=$((nc + 1))
+		ref=$(row museum-interp "$c")
+		[ "$(row museum-off "$c")" = "$(printf '0\tnone||')" ] || mis+=("$c off: $(row museum-off "$c")")
+		[ "${ref%%$'\t'*}" = 1 ] || mis+=("$c interp: ${ref:-no region}")
+		for b in museum-inline museum-outline; do
+			[ "$(row $b "$c")" = "$ref" ] || mis+=("$c $b: $(row $b "$c"), interp: $ref")
+		done
+	done
+	[ "$nc" -gt 0 ] || mis+=("no misaligned case ran")
+	if [ ${#mis[@]} -eq 0 ]; then
+		printf 'museum\t%s.misaligned\t1\t0\t0\t0.0\t%d cases: inline = outline = interp, none with checks off\n' \
+			"$bug" "$nc" >>"$run/results.tsv"
+		echo "  museum $bug misaligned: $nc cases, the same report in inline, outline, interp"
+	else
+		printf 'museum\t%s.misaligned\t0\t1\t0\t0.0\t%s\n' "$bug" "$(IFS=';'; echo "${mis[*]}" | cut -c1-300)" \
+			>>"$run/results.tsv"
+		echo "  museum $bug misaligned: FAILED: ${mis[*]}"
+	fi
+	# stack: reports name the task (pid) in their place: type and access only
+	want=$(printf '2\tstack-out-of-bounds|Read 8|')
+	[ "$(row museum-off stack)" = "$(printf '0\tnone||')" ] || stack+=("off: $(row museum-off stack)")
+	for b in museum-inline museum-outline; do
+		r=$(row $b stack)
+		case "$r" in "$want"*) ;; *) stack+=("$b: ${r:-no region}, want ${want//$'\t'/ } ...") ;; esac
+	done
+	if [ ${#stack[@]} -eq 0 ]; then
+		printf 'museum\t%s.stack\t1\t0\t0\t0.0\tstack-out-of-bounds Read and Write 8 at fp + 8 in inline and outline, none off\n' \
+			"$bug" >>"$run/results.tsv"
+		echo "  museum $bug stack: reported in inline and outline, not with checks off"
+	else
+		printf 'museum\t%s.stack\t0\t1\t0\t0.0\t%s\n' "$bug" "$(IFS=';'; echo "${stack[*]}" | cut -c1-300)" \
+			>>"$run/results.tsv"
+		echo "  museum $bug stack: FAILED: ${stack[*]}"
 	fi
 done

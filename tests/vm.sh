@@ -7,7 +7,8 @@
 #             command's exit status), dump (the BPF programs of the
 #             reports, for bjk-decode -d), kmsg (every kernel message:
 #             tools/vm counts reports and splats there, not on the
-#             console, where the command's own output is too)
+#             console, where the command's own output is too) and
+#             kmsg.lost (how many records the kernel overwrote unread)
 # The command runs chrooted into /host under bjk-decode watch, which prints
 # every KASAN report in a BPF program decoded while the program is loaded.
 opts=trans=virtio,version=9p2000.L,msize=262144
@@ -35,19 +36,21 @@ cp /bjkvm/cmd.sh /host/tmp/.bjk-vm-cmd.sh
 while read -r m host; do
 	insmod "/bjkvm/modules.d/$m" || fail "insmod $host failed"
 done </bjkvm/modules
-# /dev/kmsg from the oldest record on, the boot's too.
-cat /dev/kmsg >/bjkvm/kmsg &
+# /dev/kmsg from the oldest record on, the boot's too, up to the marker
+# below; a record overwritten before it was read is counted, not an end
+# (guest/kmsg-copy.c).
+/vm/kmsg-copy /bjkvm/kmsg BJK-VM-RC: &
 reader=$!
 echo "BJK-VM-START" >/dev/kmsg
 /vm/bjk-decode watch -d /bjkvm/dump -- chroot /host /bin/sh /tmp/.bjk-vm-cmd.sh
 rc=$?
 echo "BJK-VM-RC: $rc" >/dev/kmsg
 i=0
-while ! grep -q 'BJK-VM-RC:' /bjkvm/kmsg && [ "$i" -lt 100 ]; do
+while kill -0 "$reader" 2>/dev/null && [ "$i" -lt 300 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
-kill "$reader"
+kill "$reader" 2>/dev/null
 echo "$rc" >/bjkvm/rc
 sync
 exit 0

@@ -321,8 +321,15 @@ static int audit_table(struct tcase *t, struct audit *a, int f, int first)
 		return 0;
 	skew = a->ksym[f] - start;	/* 0 but with CFI preambles */
 	for (k = 0; k < n; k++) {
-		if (k && e[k].ret == e[k - 1].ret)
+		if (k && e[k].ret == e[k - 1].ret) {
+			/* a member's insn follows the check, which its leader's starts */
+			if (e[k].ip <= e[k].ret) {
+				fail(t, "audit: func %d: member insn %u at +0x%x, before its check's call returns (+0x%x)",
+				     f, e[k].insn, e[k].ip, e[k].ret);
+				return -1;
+			}
 			continue;
+		}
 		checks++;
 		for (c = first; c < a->ncalls; c++)
 			if (a->call[c].ret_off + skew == e[k].ret)

@@ -67,7 +67,9 @@
 /*
  * N memory instructions of this kind (read or write, size) in the xlated
  * program that must not be checked and that the dump cannot tell apart:
- * PROBE_MEM loads, which bpf_prog_get_info_by_fd() shows as LDX MEM.
+ * PROBE_MEM loads, which bpf_prog_get_info_by_fd() shows as LDX MEM, and
+ * stack accesses through a register other than R10 (a frame check, no
+ * KASAN check).
  */
 #define __bjk_unchecked(rw, size, n)	__bjk_tag("unchecked=" #rw " " #size " " #n)
 

@@ -766,3 +766,82 @@ int merge_join(void *ctx)
 	out[0] = s;
 	return 0;
 }
+
+/*
+ * Accesses through stack pointers other than R10, all legal: the checks of
+ * BPF_ACCESS_STACKPTR accesses (the program's own frame inline, the frames
+ * of BPF callers in the slow path) must not report them. A pointer into
+ * the caller's frame, passed to a subprogram and to a callback through the
+ * helper that calls it, and an index into the program's own stack array.
+ * Their accesses get no KASAN check (__bjk_unchecked: the dump cannot tell
+ * them from checked ones), a frame check instead.
+ */
+struct stk {
+	u64 a, b;
+	u32 c;
+	u8 d[12];
+};
+
+static __noinline int stk_fill(struct stk *s, u64 v)
+{
+	s->a = v;				/* through R1, the caller's frame */
+	s->b = s->a * 3;
+	s->c = (u32)s->b + 1;
+	s->d[v & 7] = 5;
+	return s->c;
+}
+
+SEC("syscall")
+__bjk_case("stack.callee_ptr")
+__bjk_unchecked(write, 1, 1) __bjk_unchecked(write, 4, 1) __bjk_unchecked(write, 8, 2)
+__bjk_retval(22)
+int stack_callee_ptr(void *ctx)
+{
+	struct stk s = {};
+
+	stk_fill(&s, 4);
+	return s.c + s.d[4] + s.a + s.b - 12;	/* 13 + 5 + 4 + 12 - 12 */
+}
+
+struct stk_cb {
+	u64 sum;
+	u32 calls;
+};
+
+static long stk_elem(struct bpf_map *map, u32 *key, u8 *val, struct stk_cb *cb)
+{
+	cb->sum += 2;				/* through R4: the caller's frame */
+	cb->calls++;
+	return 0;
+}
+
+SEC("syscall")
+__bjk_case("stack.callback_ptr")
+__bjk_unchecked(read, 8, 1) __bjk_unchecked(read, 4, 1)
+__bjk_unchecked(write, 8, 1) __bjk_unchecked(write, 4, 1)
+__bjk_retval(3)
+int stack_callback_ptr(void *ctx)
+{
+	struct stk_cb cb = {};
+
+	bpf_for_each_map_elem(&arr, stk_elem, &cb, 0);
+	return cb.sum + cb.calls;		/* one element: 2 + 1 */
+}
+
+SEC("syscall")
+__bjk_case("stack.own_index")
+__bjk_unchecked(write, 8, 1) __bjk_unchecked(read, 8, 1)
+__bjk_retval(28)
+int stack_own_index(void *ctx)
+{
+	u64 v[8] = {}, s = 0;
+	u32 i, n = bpf_get_prandom_u32() & 7;
+
+#pragma clang loop unroll(disable)
+	for (i = 0; i < 7; i++)
+		v[(i + n) & 7] = i + 1;		/* through a moved copy of R10 */
+#pragma clang loop unroll(disable)
+	for (i = 0; i < 8; i++)
+		s += v[(i + n) & 7];
+	return s;				/* 1 + 2 + ... + 7 */
+}

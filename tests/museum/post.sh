@@ -8,7 +8,8 @@
 # each boot with checks on runs the program interpreted too, on the same map,
 # and the two reports must name the same address); with checks on the
 # decoder must name the reproducer's program and its faulting instruction
-# (the runner's BJK-MUSEUM line). That each boot
+# (the runner's BJK-MUSEUM line: the first decoded report of the program,
+# the out case's; its misaligned and stack rows are decoded after it). That each boot
 # has exactly the reports it expects (1 or 0 per case) is the splat scan's.
 # The misaligned rows (mis_*, mmis_*: accesses a bug moved off the
 # alignment the verifier believed, across the end of the allocation) must
@@ -49,7 +50,7 @@ for b in "${boots[@]}"; do
 	want != "" && /^(Read|Write) of size [0-9]+ / && !(want in acc) { split($0, f, " "); acc[want] = f[1] " " f[4] }
 	want != "" && /^The buggy address is located / { l = $0; sub(/^The buggy address is located /, "", l); loc[want] = l; getline; x = $0; sub(/^ */, "", x); sub(/ \[.*/, "", x); loc[want] = loc[want] " " x; want = "" }
 	/^# decode:   program  m_/ { split($0, f, " "); dprog = f[4]; dbug = substr(dprog, 3) }
-	/^# decode:   insn     [0-9]+:/ && dbug != "" { split($0, f, " "); n = f[4]; sub(/:$/, "", n); dec[dbug] = dprog ":" n; dbug = "" }
+	/^# decode:   insn     [0-9]+:/ && dbug != "" { split($0, f, " "); n = f[4]; sub(/:$/, "", n); if (!(dbug in dec)) dec[dbug] = dprog ":" n; dbug = "" }
 	END {
 		for (k in bugs)
 			printf "%s\t%s\t%s|%s|%s\t%s\t%s\t%s\t%s\n", boot, k, type[k] == "" ? "none" : type[k], acc[k], loc[k], insn[k], dec[k] == "" ? "-" : dec[k], addr[k] == "" ? "-" : addr[k], iaddr[k] == "" ? "-" : iaddr[k]

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Small pieces the guest's test programs share (after bjk-out.h):
- * writing a /proc or /sys knob, and waiting for the decoder's watch.
+ * writing a /proc or /sys knob, waiting for the decoder's watch, and (for
+ * those that include libbpf's bpf.h first) a program's xlated insns.
  *
  * Header only: each user is a single C file (static, built for the guest).
  */
@@ -57,5 +58,29 @@ static inline void bjk_decode_sync(const char *region)
 	}
 	out("# %s: bjk-decode did not acknowledge within 5 s", region);
 }
+
+#ifdef __LIBBPF_BPF_H
+/*
+ * The verifier's final program of @fd (what the decoder's instruction
+ * numbers count) into @x, at most @max insns: how many, or -1.
+ */
+static inline int bjk_xlated(int fd, struct bpf_insn *x, uint32_t max)
+{
+	struct bpf_prog_info info = {};
+	uint32_t len = sizeof(info), n;
+
+	if (bpf_prog_get_info_by_fd(fd, &info, &len) ||
+	    info.xlated_prog_len > max * sizeof(x[0]))
+		return -1;
+	n = info.xlated_prog_len / sizeof(x[0]);
+	memset(&info, 0, sizeof(info));
+	info.xlated_prog_len = n * sizeof(x[0]);
+	info.xlated_prog_insns = (uint64_t)(unsigned long)x;
+	len = sizeof(info);
+	if (bpf_prog_get_info_by_fd(fd, &info, &len))
+		return -1;
+	return n;
+}
+#endif
 
 #endif /* BJK_GUEST_H */

@@ -88,19 +88,9 @@ static const char *why(void)
 /* The xlated index of the first instruction equal in code, regs and offset to @want. */
 static int xlated_index(int fd, struct bpf_insn want)
 {
-	struct bpf_prog_info info = {};
-	uint32_t len = sizeof(info), k, n;
 	struct bpf_insn x[256];
+	int k, n = bjk_xlated(fd, x, 256);
 
-	if (bpf_prog_get_info_by_fd(fd, &info, &len) || info.xlated_prog_len > sizeof(x))
-		return -1;
-	n = info.xlated_prog_len / sizeof(x[0]);
-	memset(&info, 0, sizeof(info));
-	info.xlated_prog_len = n * sizeof(x[0]);
-	info.xlated_prog_insns = (uint64_t)(unsigned long)x;
-	len = sizeof(info);
-	if (bpf_prog_get_info_by_fd(fd, &info, &len))
-		return -1;
 	for (k = 0; k < n; k++)
 		if (x[k].code == want.code && x[k].dst_reg == want.dst_reg &&
 		    x[k].src_reg == want.src_reg && x[k].off == want.off)

@@ -421,19 +421,9 @@ static int load(const struct bug *b, int ctl, int target, const struct access *a
 /* The index of the access through r8 in the xlated program (what the decoder names). */
 static int faulting_insn(int fd)
 {
-	struct bpf_prog_info info = {};
-	uint32_t len = sizeof(info), k, n;
 	struct bpf_insn x[256];
+	int k, n = bjk_xlated(fd, x, 256);
 
-	if (bpf_prog_get_info_by_fd(fd, &info, &len) || info.xlated_prog_len > sizeof(x))
-		return -1;
-	n = info.xlated_prog_len / sizeof(x[0]);
-	memset(&info, 0, sizeof(info));
-	info.xlated_prog_len = n * sizeof(x[0]);
-	info.xlated_prog_insns = (uint64_t)(unsigned long)x;
-	len = sizeof(info);
-	if (bpf_prog_get_info_by_fd(fd, &info, &len))
-		return -1;
 	for (k = 0; k < n; k++)
 		if ((x[k].code == (BPF_LDX | BPF_DW | BPF_MEM) && x[k].src_reg == R8) ||
 		    (x[k].code == (BPF_STX | BPF_DW | BPF_MEM) && x[k].dst_reg == R8))

@@ -59,6 +59,30 @@ static inline void bjk_decode_sync(const char *region)
 	out("# %s: bjk-decode did not acknowledge within 5 s", region);
 }
 
+/*
+ * The options of the museum's runners (`-k` KTAP to /dev/kmsg, `-m MODE`,
+ * the boot's mode: off, inline, outline or interp); optind is then at the
+ * first name. MODE, or NULL on anything else.
+ */
+static inline const char *bjk_museum_args(int argc, char **argv)
+{
+	const char *mode = NULL;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "km:")) != -1) {
+		if (opt == 'k')
+			bjk_out_to_kmsg();
+		else if (opt == 'm')
+			mode = optarg;
+		else
+			return NULL;
+	}
+	if (mode && (!strcmp(mode, "off") || !strcmp(mode, "inline") ||
+		     !strcmp(mode, "outline") || !strcmp(mode, "interp")))
+		return mode;
+	return NULL;
+}
+
 #ifdef __LIBBPF_BPF_H
 /*
  * The verifier's final program of @fd (what the decoder's instruction

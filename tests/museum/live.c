@@ -408,18 +408,10 @@ static bool wanted(int argc, char **argv, const char *name)
 
 int main(int argc, char **argv)
 {
-	int opt, i, n = 0;
+	int i, n = 0;
 
-	while ((opt = getopt(argc, argv, "km:")) != -1) {
-		if (opt == 'k')
-			bjk_out_to_kmsg();
-		else if (opt == 'm')
-			mode = optarg;
-		else
-			mode = NULL, optind = argc;
-	}
-	if (!mode || (strcmp(mode, "off") && strcmp(mode, "inline") && strcmp(mode, "outline") &&
-		      strcmp(mode, "interp"))) {
+	mode = bjk_museum_args(argc, argv);
+	if (!mode) {
 		fprintf(stderr, "usage: %s [-k] -m off|inline|outline|interp [EXHIBIT...]\n", argv[0]);
 		return 2;
 	}

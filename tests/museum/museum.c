@@ -656,18 +656,10 @@ static int bpf_array_size(void)
 
 int main(int argc, char **argv)
 {
-	int opt, i, k, n = 0, sz;
+	int i, k, n = 0, sz;
 
-	while ((opt = getopt(argc, argv, "km:")) != -1) {
-		if (opt == 'k')
-			bjk_out_to_kmsg();
-		else if (opt == 'm')
-			mode = optarg;
-		else
-			mode = NULL, optind = argc;
-	}
-	if (!mode || (strcmp(mode, "off") && strcmp(mode, "inline") && strcmp(mode, "outline") &&
-		      strcmp(mode, "interp"))) {
+	mode = bjk_museum_args(argc, argv);
+	if (!mode) {
 		fprintf(stderr, "usage: %s [-k] -m off|inline|outline|interp [BUG...]\n", argv[0]);
 		return 2;
 	}

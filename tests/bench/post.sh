@@ -1,5 +1,6 @@
 #!/bin/bash
-# After the boots of make test (harness/test.sh runs tests/*/post.sh RUNDIR):
+# A check across the boots of a run (harness/judge.sh, the judge stage of
+# make test and make judge, runs every tests/*/post.sh RUNDIR):
 # the benchmark's quick form checks across its four boots (bench-off,
 # bench-outline, bench-unmerged, bench-inline of tests/boots) that every
 # figure is there and consistent (bench/report.c -q: merged checks no more

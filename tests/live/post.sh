@@ -1,5 +1,6 @@
 #!/bin/bash
-# After the boots of make test (harness/test.sh runs tests/*/post.sh RUNDIR):
+# A check across the boots of a run (harness/judge.sh, the judge stage of
+# make test and make judge, runs every tests/*/post.sh RUNDIR):
 # the live exhibits' verdict across the boots that ran the live suite. A
 # boot's mode is read from its kernel command line in RUNDIR/boots, as
 # tests/live.sh reads it: bjk.museum=interp (the museum kernel's

@@ -1,5 +1,6 @@
 #!/bin/bash
-# After the boots of make test (harness/test.sh runs tests/*/post.sh RUNDIR):
+# A check across the boots of a run (harness/judge.sh, the judge stage of
+# make test and make judge, runs every tests/*/post.sh RUNDIR):
 # the bug museum's verdict across its boots. Per bug, the report of its out
 # case (the read past the allocation) must be the same with the checks
 # inline, outline and under the interpreter, the referee: bug type, Read or

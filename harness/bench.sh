@@ -1,5 +1,5 @@
 #!/bin/bash
-# make bench: the benchmark of KASAN checks in JITed BPF (bench/, issue #5).
+# make bench: the benchmark of KASAN checks in JITed BPF (bench/).
 # Prepares like make test (nothing rebuilds when the kernel is up to date),
 # then boots the same kernel four times under QEMU -icount shift=0,sleep=off
 # (bpf_jit_kasan=off, outline, inline with merging off, inline), runs

@@ -33,7 +33,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "common.h"
+#include "bjk-console.h"
 
 #define N_MICRO		64	/* loads in bench.bpf.c's micro */
 

@@ -41,7 +41,7 @@ zcat "$run/image.cpio.gz" | cpio -t --quiet 2>/dev/null | grep -qx 'bench/bjk-be
 	die "the guest image has no bench/bjk-bench (was tests/bench/build.sh run?)"
 
 report=$TOOLS/bjk-bench-report
-gcc -O2 -g -Wall -Wextra -Werror -I"$BJK_ROOT/harness/src" -o "$report.tmp.$$" \
+gcc -O2 -g -Wall -Wextra -Werror -I"$BJK_ROOT/lib" -o "$report.tmp.$$" \
 	"$BJK_ROOT/bench/report.c" -lm
 mv -f "$report.tmp.$$" "$report"
 

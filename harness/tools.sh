@@ -5,7 +5,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 src=$BJK_ROOT/harness/src
-# lib/: the KASAN report grammar the guest's programs use too (common.h)
+# lib/: reading a console, the KASAN report grammar (bjk-console.h)
 key=$(stamp_key "$src"/*.c "$src"/*.h "$BJK_ROOT"/lib/*.h)
 if stamp_fresh "$TOOLS/.key" "$key"; then
 	note "tools: up to date in $TOOLS"
@@ -16,7 +16,7 @@ stamp_clear "$TOOLS/.key"
 built=()
 for c in "$src"/*.c; do
 	prog=$TOOLS/bjk-$(basename "$c" .c)
-	gcc -O2 -g -Wall -Wextra -Werror -o "$prog.tmp" "$c"
+	gcc -O2 -g -Wall -Wextra -Werror -I"$BJK_ROOT/lib" -o "$prog.tmp" "$c"
 	mv -f "$prog.tmp" "$prog"
 	built+=("$(basename "$prog")")
 done

@@ -22,7 +22,7 @@ if [ "$have" -ne ${#logs[@]} ]; then
 	exit 0
 fi
 report=$TOOLS/bjk-bench-report
-gcc -O2 -g -Wall -Wextra -Werror -I"$BJK_ROOT/harness/src" -o "$report.tmp.$$" \
+gcc -O2 -g -Wall -Wextra -Werror -I"$BJK_ROOT/lib" -o "$report.tmp.$$" \
 	"$BJK_ROOT/bench/report.c" -lm
 mv -f "$report.tmp.$$" "$report"
 if "$report" -q "${logs[@]}" >"$run/bench-figures.txt" 2>&1; then

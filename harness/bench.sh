@@ -40,10 +40,10 @@ cp "$(image_path)" "$run/image.cpio.gz"
 zcat "$run/image.cpio.gz" | cpio -t --quiet 2>/dev/null | grep -qx 'bench/bjk-bench' ||
 	die "the guest image has no bench/bjk-bench (was tests/bench/build.sh run?)"
 
+# bjk-bench-report (bench/report.c): built by harness/tools.sh when its
+# source changed (prepare.sh has run it, unless BJK_BENCH_PREPARE=0).
+"$BJK_ROOT/harness/tools.sh" >/dev/null || die "bench: building the host tools failed (harness/tools.sh)"
 report=$TOOLS/bjk-bench-report
-gcc -O2 -g -Wall -Wextra -Werror -I"$BJK_ROOT/lib" -o "$report.tmp.$$" \
-	"$BJK_ROOT/bench/report.c" -lm
-mv -f "$report.tmp.$$" "$report"
 
 rc=0
 qemu_user_opts

@@ -21,10 +21,8 @@ if [ "$have" -ne ${#logs[@]} ]; then
 	printf 'bench\tfigures\t0\t0\t1\t0.0\tneeds all four bench-* boots\n' >>"$run/results.tsv"
 	exit 0
 fi
+# bench/report.c, built by harness/tools.sh (harness/judge.sh runs it first)
 report=$TOOLS/bjk-bench-report
-gcc -O2 -g -Wall -Wextra -Werror -I"$BJK_ROOT/lib" -o "$report.tmp.$$" \
-	"$BJK_ROOT/bench/report.c" -lm
-mv -f "$report.tmp.$$" "$report"
 if "$report" -q "${logs[@]}" >"$run/bench-figures.txt" 2>&1; then
 	sed 's/^/  /' "$run/bench-figures.txt"
 	printf 'bench\tfigures\t1\t0\t0\t0.0\t%s\n' "all programs x 4 modes" >>"$run/results.tsv"

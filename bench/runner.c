@@ -150,7 +150,7 @@ static int map_fd(struct bpf_object *o, const char *name)
 	struct bpf_map *m = bpf_object__find_map_by_name(o, name);
 
 	if (!m) {
-		out("# error: map %s not in the object", name);
+		bjk_out("# error: map %s not in the object", name);
 		exit(2);
 	}
 	return bpf_map__fd(m);
@@ -159,7 +159,7 @@ static int map_fd(struct bpf_object *o, const char *name)
 static void update(int fd, const void *k, const void *v, const char *what)
 {
 	if (bpf_map_update_elem(fd, k, v, BPF_ANY)) {
-		out("# error: filling map %s: %s", what, strerror(errno));
+		bjk_out("# error: filling map %s: %s", what, strerror(errno));
 		exit(2);
 	}
 }
@@ -217,12 +217,12 @@ static void kallsyms_checks(void)
 	int i;
 
 	if (bjk_checks_load()) {
-		out("# error: /proc/kallsyms: %s", strerror(errno));
+		bjk_out("# error: /proc/kallsyms: %s", strerror(errno));
 		exit(2);
 	}
 	for (i = 0; i < BJK_NCHECKS; i++)
 		if (!bjk_checks[i].addr)
-			out("# warning: %s not in /proc/kallsyms", bjk_checks[i].name);
+			bjk_out("# warning: %s not in /proc/kallsyms", bjk_checks[i].name);
 }
 
 /*
@@ -297,7 +297,7 @@ static int rb_event(void *ctx, void *data, size_t size)
 static void drain(void)
 {
 	if (rb && ring_buffer__consume(rb) < 0)
-		out("# warning: ring_buffer__consume failed");
+		bjk_out("# warning: ring_buffer__consume failed");
 }
 
 /* A raw_tp program's six arguments (bench.bpf.c's trace_args reads them). */
@@ -455,7 +455,7 @@ static int count_pass(int fd, enum ptype type, int count, double *outline, doubl
 
 			fds[n] = k->addr ? bp_open(k->addr) : -1;
 			if (fds[n] < 0 && k->addr && !k->slow && !bp_failed) {
-				out("# error: breakpoint on %s: %s", k->name, strerror(errno));
+				bjk_out("# error: breakpoint on %s: %s", k->name, strerror(errno));
 				bp_failed = true;
 			}
 		}
@@ -570,26 +570,26 @@ int main(int argc, char **argv)
 	make_packet();
 	kallsyms_checks();
 
-	out("KTAP version 1");
-	out("1..%d", NBENCH);
+	bjk_out("KTAP version 1");
+	bjk_out("1..%d", NBENCH);
 	if (obj_path)
 		o = bpf_object__open_file(obj_path, NULL);
 	else
 		o = bpf_object__open_mem(bjk_bpf_obj, bjk_bpf_obj_end - bjk_bpf_obj, NULL);
 	if (!o || bpf_object__load(o)) {
-		out("# error: loading the BPF object failed (see libbpf's messages above)");
+		bjk_out("# error: loading the BPF object failed (see libbpf's messages above)");
 		for (i = 0; i < NBENCH; i++)
-			out("not ok %d %s # the object did not load", i + 1, benches[i].name);
+			bjk_out("not ok %d %s # the object did not load", i + 1, benches[i].name);
 		return 1;
 	}
 	fill_maps(o);
 	rb = ring_buffer__new(map_fd(o, "events"), rb_event, NULL, NULL);
 	if (!rb)
-		out("# warning: ring_buffer__new failed; the ring buffer is not drained");
+		bjk_out("# warning: ring_buffer__new failed; the ring buffer is not drained");
 	fd_empty[XDP] = bpf_program__fd(bpf_object__find_program_by_name(o, "xdp_empty"));
 	fd_empty[TC] = bpf_program__fd(bpf_object__find_program_by_name(o, "tc_empty"));
 	fd_empty[RAWTP] = bpf_program__fd(bpf_object__find_program_by_name(o, "raw_tp_empty"));
-	out("# mode %s, repeat %d, passes %d, count %d", mode, repeat, passes, count);
+	bjk_out("# mode %s, repeat %d, passes %d, count %d", mode, repeat, passes, count);
 
 	/* Timed passes first, with no breakpoint armed anywhere. */
 	for (i = 0; i < NBENCH; i++) {
@@ -663,24 +663,24 @@ int main(int argc, char **argv)
 				      b->outline_run, b->slow_run);
 		}
 		if (!b->failed)
-			out("BJK-BENCH mode=%s prog=%s repeat=%ld passes=%ld insns=%.0f insns_min=%.0f "
-			    "insns_median=%.0f insns_max=%.0f bytes=%u funcs=%u static_checks=%u "
-			    "outline_run=%.3f slow_run=%.3f noise_run=%.3f checks_run=%.3f "
-			    "retval=%d req_repeat=%d req_passes=%d",
+			bjk_out("BJK-BENCH mode=%s prog=%s repeat=%ld passes=%ld insns=%.0f "
+			    "insns_min=%.0f insns_median=%.0f insns_max=%.0f bytes=%u funcs=%u "
+			    "static_checks=%u outline_run=%.3f slow_run=%.3f noise_run=%.3f "
+			    "checks_run=%.3f retval=%d req_repeat=%d req_passes=%d",
 			    mode, b->name, b->repeat, b->passes, b->insns, b->insns_min,
 			    b->insns_median, b->insns_max,
 			    b->bytes, b->funcs, b->nchecks + b->nslow, b->outline_run, b->slow_run,
 			    b->noise_run, b->checks_run, b->got_retval, repeat, passes);
 		if (b->failed) {
 			nfail++;
-			out("not ok %d %s # %s", i + 1, b->name, b->why);
+			bjk_out("not ok %d %s # %s", i + 1, b->name, b->why);
 		} else {
-			out("ok %d %s # %.0f insns/run, %u bytes, %u checks in the image", i + 1,
-			    b->name, b->insns, b->bytes, b->nchecks + b->nslow);
+			bjk_out("ok %d %s # %.0f insns/run, %u bytes, %u checks in the image",
+			    i + 1, b->name, b->insns, b->bytes, b->nchecks + b->nslow);
 		}
 	}
-	out("# ring buffer events drained: %ld", rb_events);
-	out("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0", NBENCH - nfail, nfail);
+	bjk_out("# ring buffer events drained: %ld", rb_events);
+	bjk_out("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0", NBENCH - nfail, nfail);
 	ring_buffer__free(rb);
 	bpf_object__close(o);
 	return nfail ? 1 : 0;

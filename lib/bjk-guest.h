@@ -56,7 +56,7 @@ static inline void bjk_decode_sync(const char *region)
 		}
 		usleep(1000);
 	}
-	out("# %s: bjk-decode did not acknowledge within 5 s", region);
+	bjk_out("# %s: bjk-decode did not acknowledge within 5 s", region);
 }
 
 /*

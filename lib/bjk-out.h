@@ -24,8 +24,8 @@ static inline void bjk_out_to_kmsg(void)
 	bjk_out_fd = open("/dev/kmsg", O_WRONLY);
 }
 
-static void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void out(const char *fmt, ...)
+static void bjk_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void bjk_out(const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
@@ -67,7 +67,7 @@ static inline int bjk_libbpf_print(enum libbpf_print_level level, const char *fm
 	n = strlen(buf);
 	while (n && buf[n - 1] == '\n')
 		buf[--n] = '\0';
-	out("# libbpf: %s", buf);
+	bjk_out("# libbpf: %s", buf);
 	return 0;
 }
 #endif

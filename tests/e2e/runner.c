@@ -132,7 +132,7 @@ static void fail(struct tcase *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	out("# %s: %s", t->name, buf);
+	bjk_out("# %s: %s", t->name, buf);
 	if (!t->why[0])
 		snprintf(t->why, sizeof(t->why), "%s", buf);
 }
@@ -145,7 +145,7 @@ static void note(struct tcase *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	out("# %s: %s", t->name, buf);
+	bjk_out("# %s: %s", t->name, buf);
 }
 
 static void expect(struct tcase *t, int prog, int func, const char *bug, bool write,
@@ -207,7 +207,8 @@ static void kallsyms_checks(void)
 	}
 	for (i = 0; i < BJK_NCHECKS; i++)
 		if (!bjk_checks[i].addr || bjk_checks[i].addr < 0xffff000000000000UL)
-			out("# warning: %s not in /proc/kallsyms (or hidden)", bjk_checks[i].name);
+			bjk_out("# warning: %s not in /proc/kallsyms (or hidden)",
+			    bjk_checks[i].name);
 }
 
 static void set_harden(int v);
@@ -644,10 +645,10 @@ static void tcase_end(struct tcase *t)
 	t->num = ++ncases;
 	if (t->why[0]) {
 		nfail++;
-		out("not ok %d %s # %s", t->num, t->name, t->why);
+		bjk_out("not ok %d %s # %s", t->num, t->name, t->why);
 	} else {
 		npass++;
-		out("ok %d %s", t->num, t->name);
+		bjk_out("ok %d %s", t->num, t->name);
 	}
 }
 
@@ -684,7 +685,7 @@ static void module_btf(void)
 	uint32_t id = 0;
 
 	if (!vmlinux) {
-		out("# vmlinux BTF: %s", strerror(errno));
+		bjk_out("# vmlinux BTF: %s", strerror(errno));
 		exit(2);
 	}
 	while (!bpf_btf_get_next_id(id, &id)) {
@@ -704,7 +705,7 @@ static void module_btf(void)
 		close(fd);
 	}
 	if (mod_btf_fd < 0 || !mod_btf) {
-		out("# module BTF of %s not found (module not loaded?)", MODULE_NAME);
+		bjk_out("# module BTF of %s not found (module not loaded?)", MODULE_NAME);
 		exit(2);
 	}
 }
@@ -714,7 +715,7 @@ static int kfunc_id(const char *name)
 	int id = btf__find_by_name_kind(mod_btf, name, BTF_KIND_FUNC);
 
 	if (id < 0) {
-		out("# kfunc %s not in the module's BTF", name);
+		bjk_out("# kfunc %s not in the module's BTF", name);
 		exit(2);
 	}
 	return id;
@@ -1319,7 +1320,7 @@ static void plan_die(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	out("# e2e: BPF object's tags: %s", buf);
+	bjk_out("# e2e: BPF object's tags: %s", buf);
 	exit(2);
 }
 
@@ -1695,7 +1696,7 @@ static void set_harden(int v)
 	int fd = open(HARDEN, O_WRONLY);
 
 	if (fd < 0 || write(fd, &c, 1) != 1) {
-		out("# cannot write %s: %s", HARDEN, strerror(errno));
+		bjk_out("# cannot write %s: %s", HARDEN, strerror(errno));
 		exit(2);
 	}
 	close(fd);
@@ -1788,17 +1789,17 @@ int main(int argc, char **argv)
 	kallsyms_checks();
 	module_btf();
 	total = dry_run(DRY_COUNT);
-	out("KTAP version 1");
-	out("1..%d", total);
+	bjk_out("KTAP version 1");
+	bjk_out("1..%d", total);
 	for (h = 0; h < 2; h++) {
 		set_harden(hardens[h]);
-		out("# bpf_jit_harden=%d", harden);
+		bjk_out("# bpf_jit_harden=%d", harden);
 		run_all();
 	}
 	set_harden(0);
 	if (ncases != total)
-		out("# e2e: %d cases ran, the plan said %d", ncases, total);
-	out("# e2e: %d cases, %d passed, %d failed", ncases, npass, nfail);
-	out("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0", npass, nfail);
+		bjk_out("# e2e: %d cases ran, the plan said %d", ncases, total);
+	bjk_out("# e2e: %d cases, %d passed, %d failed", ncases, npass, nfail);
+	bjk_out("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0", npass, nfail);
 	return nfail || ncases != total ? 1 : 0;
 }

@@ -64,7 +64,7 @@ static void result(bool ok, const char *name, const char *fmt, ...)
 	va_end(ap);
 	ntests++;
 	nfail += !ok;
-	out("%s %d live.%s # %s", ok ? "ok" : "not ok", ntests, name, note);
+	bjk_out("%s %d live.%s # %s", ok ? "ok" : "not ok", ntests, name, note);
 }
 
 /* A reported case expects one report unless the checks are off. */
@@ -223,10 +223,10 @@ static void itertail(void)
 		goto out;
 	}
 	insn = xlated_index(cfd, bad);
-	out("BJK-LIVE itertail prog itertail_read insn %d", insn);
-	out("BJK-EXPECT-BEGIN live.itertail.oob %d", expect);
+	bjk_out("BJK-LIVE itertail prog itertail_read insn %d", insn);
+	bjk_out("BJK-EXPECT-BEGIN live.itertail.oob %d", expect);
 	rc = read_iter(link);
-	out("BJK-EXPECT-END live.itertail.oob");
+	bjk_out("BJK-EXPECT-END live.itertail.oob");
 	if (expect)
 		bjk_decode_sync("live.itertail.oob");
 	bpf_map_lookup_elem(ctl, &zero, &got);
@@ -353,7 +353,7 @@ static void itertimer(void)
 			goto out;
 		}
 	}
-	out("BJK-EXPECT-BEGIN live.itertimer.damage 0");
+	bjk_out("BJK-EXPECT-BEGIN live.itertimer.damage 0");
 	rc1 = read_iter(link);
 	bpf_map_lookup_elem(ctl, &zero, ctl_val);
 	kptr = ctl_val[0];
@@ -362,7 +362,7 @@ static void itertimer(void)
 	rc2 = read_iter(link);
 	bpf_map_lookup_elem(ctl, &zero, ctl_val);
 	seen = ctl_val[0];
-	out("BJK-EXPECT-END live.itertimer.damage");
+	bjk_out("BJK-EXPECT-END live.itertimer.damage");
 	ok = !rc1 && !rc2 && kptr >= 0xffff800000000000ULL && seen == TIMER_MARK;
 	result(ok, "itertimer.damage", "the iterator read the timer's kernel pointer %#llx out of "
 	       "the map value, wrote %#llx over it and read back %#llx, then put the pointer "
@@ -418,16 +418,17 @@ int main(int argc, char **argv)
 	for (i = 0; i < NEXHIBITS; i++)
 		if (wanted(argc, argv, exhibits[i].name))
 			n += exhibits[i].cases;
-	out("KTAP version 1");
-	out("1..%d", n);
+	bjk_out("KTAP version 1");
+	bjk_out("1..%d", n);
 	/* the interpreter is the referee only if it runs the programs */
 	if (!strcmp(mode, "interp") && bjk_write_file(JIT_ENABLE, "0")) {
-		out("# error: %s: %s (a kernel with BPF_JIT_ALWAYS_ON?)", JIT_ENABLE, strerror(errno));
+		bjk_out("# error: %s: %s (a kernel with BPF_JIT_ALWAYS_ON?)", JIT_ENABLE,
+		    strerror(errno));
 		return 1;
 	}
 	for (i = 0; i < NEXHIBITS; i++)
 		if (wanted(argc, argv, exhibits[i].name))
 			exhibits[i].run();
-	out("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0", ntests - nfail, nfail);
+	bjk_out("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0", ntests - nfail, nfail);
 	return nfail ? 1 : 0;
 }

@@ -307,7 +307,7 @@ static void museum_bit(int bit)
 
 	snprintf(v, sizeof(v), "%#x", bit < 0 ? 0 : 1u << bit);
 	if (bjk_write_file(MUSEUM_PARAM, v)) {
-		out("# error: %s: %s (not the museum kernel?)", MUSEUM_PARAM, strerror(errno));
+		bjk_out("# error: %s: %s (not the museum kernel?)", MUSEUM_PARAM, strerror(errno));
 		exit(1);
 	}
 }
@@ -452,7 +452,7 @@ static void result(bool ok, const char *name, const char *fmt, ...)
 	va_end(ap);
 	ntests++;
 	nfail += !ok;
-	out("%s %d museum.%s # %s", ok ? "ok" : "not ok", ntests, name, note);
+	bjk_out("%s %d museum.%s # %s", ok ? "ok" : "not ok", ntests, name, note);
 }
 
 static const struct access out_access = { .tail = T_OUT }, in_access = { .tail = T_IN };
@@ -480,9 +480,9 @@ static bool run_case(const struct bug *b, int ctl, int target, const struct acce
 	fd = load(b, ctl, target, a);
 	if (fd < 0)
 		return false;
-	out("BJK-EXPECT-BEGIN %s %d", region, nr);
+	bjk_out("BJK-EXPECT-BEGIN %s %d", region, nr);
 	ok = run(fd) == 0;
-	out("BJK-EXPECT-END %s", region);
+	bjk_out("BJK-EXPECT-END %s", region);
 	close(fd);
 	bpf_map_lookup_elem(ctl, &(uint32_t){ 0 }, ctl_val);
 	*read = ctl_val[1];
@@ -566,11 +566,11 @@ static void one(const struct bug *b)
 		       1u << b->bit, last_log_line());
 	} else {
 		insn = faulting_insn(fd);
-		out("BJK-MUSEUM %s prog m_%s insn %d", b->name, b->name, insn);
-		out("BJK-EXPECT-BEGIN %s %d", region, expect);
+		bjk_out("BJK-MUSEUM %s prog m_%s insn %d", b->name, b->name, insn);
+		bjk_out("BJK-EXPECT-BEGIN %s %d", region, expect);
 		ok = run(fd) == 0;
 		bpf_map_lookup_elem(ctl, &(uint32_t){ 0 }, ctl_val);
-		out("BJK-EXPECT-END %s", region);
+		bjk_out("BJK-EXPECT-END %s", region);
 		if (expect)
 			bjk_decode_sync(region);
 		close(fd);
@@ -595,9 +595,9 @@ static void one(const struct bug *b)
 			if (fd < 0) {
 				result(false, name, "the program did not load: \"%s\"", last_log_line());
 			} else {
-				out("BJK-EXPECT-BEGIN %s 1", region);
+				bjk_out("BJK-EXPECT-BEGIN %s 1", region);
 				ok = run(fd) == 0;
-				out("BJK-EXPECT-END %s", region);
+				bjk_out("BJK-EXPECT-END %s", region);
 				close(fd);
 				result(ok, name, "%s: the same program interpreted, on the same map: "
 				       "1 report expected", b->cve);
@@ -616,9 +616,9 @@ static void one(const struct bug *b)
 		result(false, name, "bpf_museum=%#x: the program did not load: \"%s\"",
 		       1u << b->bit, last_log_line());
 	} else {
-		out("BJK-EXPECT-BEGIN %s 0", region);
+		bjk_out("BJK-EXPECT-BEGIN %s 0", region);
 		ok = run(fd) == 0;
-		out("BJK-EXPECT-END %s", region);
+		bjk_out("BJK-EXPECT-END %s", region);
 		close(fd);
 		memset(elem, 0, sizeof(elem));
 		bpf_map_lookup_elem(target, &one, elem);
@@ -668,17 +668,17 @@ int main(int argc, char **argv)
 			n += !strcmp(argv[k], bugs[i].name);
 	if (optind == argc)
 		n = NBUGS;
-	out("KTAP version 1");
-	out("1..%d", ((jit_mode() ? 4 : 3) + 2 * NMIS + !!strcmp(mode, "interp")) * n);
+	bjk_out("KTAP version 1");
+	bjk_out("1..%d", ((jit_mode() ? 4 : 3) + 2 * NMIS + !!strcmp(mode, "interp")) * n);
 	sz = bpf_array_size();
 	if (sz != VALUE_SIZE) {
-		out("# error: struct bpf_array is %d bytes in this kernel's BTF, the programs "
+		bjk_out("# error: struct bpf_array is %d bytes in this kernel's BTF, the programs "
 		    "assume %d", sz, VALUE_SIZE);
 		return 1;
 	}
 	ringbuf_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "m_ring", 0, 0, 4096, NULL);
 	if (ringbuf_fd < 0) {
-		out("# error: ring buffer map: %s", strerror(errno));
+		bjk_out("# error: ring buffer map: %s", strerror(errno));
 		return 1;
 	}
 	for (i = 0; i < NBUGS; i++) {
@@ -689,6 +689,6 @@ int main(int argc, char **argv)
 		if (want)
 			one(&bugs[i]);
 	}
-	out("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0", ntests - nfail, nfail);
+	bjk_out("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0", ntests - nfail, nfail);
 	return nfail ? 1 : 0;
 }

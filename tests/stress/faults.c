@@ -184,8 +184,8 @@ static void one(int n)
 	build(&p, n);
 	if (fd_nth < 0) {
 		ntests++, nfail++;
-		out("not ok %d faults.%s # /proc/thread-self/fail-nth: %s (CONFIG_FAULT_INJECTION?)",
-		    ntests, p.name, strerror(errno));
+		bjk_out("not ok %d faults.%s # /proc/thread-self/fail-nth: %s "
+		    "(CONFIG_FAULT_INJECTION?)", ntests, p.name, strerror(errno));
 		return;
 	}
 	if (p.harden)
@@ -235,7 +235,7 @@ static void one(int n)
 	ntests++;
 	if (bad)
 		nfail++;
-	out("%s %d faults.%s # %d allocation sites failed in turn: %d loads ENOMEM, %d EINVAL, "
+	bjk_out("%s %d faults.%s # %d allocation sites failed in turn: %d loads ENOMEM, %d EINVAL, "
 	    "%d ENOTSUPP, %d loaded anyway (all checked), then loaded and ran%s%s",
 	    bad ? "not ok" : "ok", ntests, p.name, k - 1, clean_enomem, clean_einval,
 	    clean_enotsupp, tolerated, bad ? "; " : "", bad ? bad : "");
@@ -390,7 +390,7 @@ static void balance(void)
 		close(fd_nth);
 	if (bad) {
 		nfail++;
-		out("not ok %d faults.balance # %s", ntests, bad);
+		bjk_out("not ok %d faults.balance # %s", ntests, bad);
 		return;
 	}
 	k0 = kmalloc_objs(&c0);
@@ -406,14 +406,15 @@ static void balance(void)
 	same = labs(k1 - k0) <= total / 4 && labs(c1.vmalloc_areas - c0.vmalloc_areas) <= total / 64;
 	if (!same)
 		nfail++;
-	out("%s %d faults.balance # %d programs loaded and freed, %d loads failed: kmalloc objects "
-	    "%ld before, %ld after (%+ld, at most %d), vmalloc areas %ld before, %ld after "
-	    "(%+ld, at most %d)", same ? "ok" : "not ok", ntests, loads, failed, k0, k1, k1 - k0,
+	bjk_out("%s %d faults.balance # %d programs loaded and freed, %d loads failed: "
+	    "kmalloc objects %ld before, %ld after (%+ld, at most %d), vmalloc areas "
+	    "%ld before, %ld after (%+ld, at most %d)", same ? "ok" : "not ok", ntests, loads,
+	    failed, k0, k1, k1 - k0,
 	    total / 4, c0.vmalloc_areas, c1.vmalloc_areas, c1.vmalloc_areas - c0.vmalloc_areas,
 	    total / 64);
 	for (i = 0; i < c1.ncaches && i < c0.ncaches; i++)
 		if (c1.objs[i] != c0.objs[i] && !strcmp(c1.name[i], c0.name[i]))
-			out("# %s: %ld before, %ld after", c1.name[i], c0.objs[i], c1.objs[i]);
+			bjk_out("# %s: %ld before, %ld after", c1.name[i], c0.objs[i], c1.objs[i]);
 }
 
 int main(int argc, char **argv)
@@ -431,14 +432,14 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	out("KTAP version 1");
-	out("1..%d", NPROGS + 1);
+	bjk_out("KTAP version 1");
+	bjk_out("1..%d", NPROGS + 1);
 	/* GFP_KERNEL allocations fail too, quietly; only fail-nth decides which */
 	if (bjk_write_file("/sys/kernel/debug/failslab/ignore-gfp-wait", "N") ||
 	    bjk_write_file("/sys/kernel/debug/fail_page_alloc/ignore-gfp-wait", "N") ||
 	    bjk_write_file("/sys/kernel/debug/failslab/verbose", verbose) ||
 	    bjk_write_file("/sys/kernel/debug/fail_page_alloc/verbose", verbose)) {
-		out("# error: /sys/kernel/debug/{failslab,fail_page_alloc}: %s "
+		bjk_out("# error: /sys/kernel/debug/{failslab,fail_page_alloc}: %s "
 		    "(CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC, CONFIG_FAULT_INJECTION_DEBUG_FS?)",
 		    strerror(errno));
 		return 1;
@@ -447,7 +448,7 @@ int main(int argc, char **argv)
 	fd_jmp = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, "bjk_jmp", 4, 4, 1, NULL);
 	vmlinux = btf__load_vmlinux_btf();
 	if (fd_vals < 0 || fd_jmp < 0 || !vmlinux) {
-		out("# error: maps or vmlinux BTF: %s", strerror(errno));
+		bjk_out("# error: maps or vmlinux BTF: %s", strerror(errno));
 		return 1;
 	}
 	kfunc_lock = btf__find_by_name_kind(vmlinux, "bpf_rcu_read_lock", BTF_KIND_FUNC);
@@ -461,7 +462,7 @@ int main(int argc, char **argv)
 		fd = bpf_prog_load(BPF_PROG_TYPE_SCHED_CLS, "bjk_faults", "GPL", p.insns, p.len,
 				   NULL);
 		if (fd < 0) {
-			out("# error: the first program does not load: %s", strerror(errno));
+			bjk_out("# error: the first program does not load: %s", strerror(errno));
 			return 1;
 		}
 		close(fd);
@@ -469,6 +470,6 @@ int main(int argc, char **argv)
 	for (n = 0; n < NPROGS; n++)
 		one(n);
 	balance();
-	out("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0", ntests - nfail, nfail);
+	bjk_out("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0", ntests - nfail, nfail);
 	return nfail ? 1 : 0;
 }

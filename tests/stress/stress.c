@@ -74,7 +74,7 @@ static void verdict(bool ok, const char *name, const char *fmt, ...)
 	ntests++;
 	if (!ok)
 		nfail++;
-	out("%s %d %s # %s", ok ? "ok" : "not ok", ntests, name, why);
+	bjk_out("%s %d %s # %s", ok ? "ok" : "not ok", ntests, name, why);
 }
 
 /* What the threads did; errors carry the first errno seen. */
@@ -269,7 +269,7 @@ static void errs(const char *name, struct tally *t)
 {
 	int e = atomic_load(&t->first_err);
 
-	out("# %s: %lu done, %lu errors%s%s", name, atomic_load(&t->done),
+	bjk_out("# %s: %lu done, %lu errors%s%s", name, atomic_load(&t->done),
 	    atomic_load(&t->errors), e ? ", first: " : "", e ? strerror(e) : "");
 }
 
@@ -292,14 +292,14 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	out("KTAP version 1");
-	out("1..6");
+	bjk_out("KTAP version 1");
+	bjk_out("1..6");
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
-		out("# warning: %ld CPU(s) online; the runners share one",
+		bjk_out("# warning: %ld CPU(s) online; the runners share one",
 		    sysconf(_SC_NPROCESSORS_ONLN));
 	o = bpf_object__open_mem(bjk_bpf_obj, bjk_bpf_obj_end - bjk_bpf_obj, NULL);
 	if (!o || bpf_object__load(o)) {
-		out("# error: loading the BPF object failed (libbpf's messages above)");
+		bjk_out("# error: loading the BPF object failed (libbpf's messages above)");
 		return 1;
 	}
 	fd_work = prog(o, "st_work");
@@ -313,16 +313,16 @@ int main(int argc, char **argv)
 	k = 0;
 	/* the tail call and the inner map are there from the first run on */
 	if (bpf_map_update_elem(fd_jmp, &k, &fd_tail[0], BPF_ANY)) {
-		out("# error: prog array: %s", strerror(errno));
+		bjk_out("# error: prog array: %s", strerror(errno));
 		return 1;
 	}
 	lo = if_nametoindex("lo");
 	if (lo_up() || !lo || bpf_xdp_attach(lo, fd_lo, XDP_FLAGS_SKB_MODE, NULL)) {
-		out("# error: generic XDP on lo: %s", strerror(errno));
+		bjk_out("# error: generic XDP on lo: %s", strerror(errno));
 		return 1;
 	}
 
-	out("# %lu s, %ld CPUs", secs, sysconf(_SC_NPROCESSORS_ONLN));
+	bjk_out("# %lu s, %ld CPUs", secs, sysconf(_SC_NPROCESSORS_ONLN));
 	for (i = 0; i < 7; i++)
 		pthread_create(&th[i], NULL, fn[i], (void *)(long)i);
 	sleep(secs);
@@ -342,7 +342,7 @@ int main(int argc, char **argv)
 	errs("inner map replacements", &swaps);
 	errs("prog array updates", &tail_sets);
 	errs("datagrams sent", &sent);
-	out("# counted: runs %llu, tail calls %llu + %llu, packets %llu, hash hits %llu, "
+	bjk_out("# counted: runs %llu, tail calls %llu + %llu, packets %llu, hash hits %llu, "
 	    "inner map hits %llu", (unsigned long long)c[C_RUNS],
 	    (unsigned long long)c[C_TAIL_A], (unsigned long long)c[C_TAIL_B],
 	    (unsigned long long)c[C_PACKETS], (unsigned long long)c[C_HASH_HITS],
@@ -371,7 +371,7 @@ int main(int argc, char **argv)
 	verdict(atomic_load(&swaps.done) && !atomic_load(&swaps.errors) && c[C_INNER_HITS],
 		"stress.inner_map_swaps", "%lu inner maps replaced, %llu hits",
 		atomic_load(&swaps.done), (unsigned long long)c[C_INNER_HITS]);
-	out("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0", ntests - nfail, nfail);
+	bjk_out("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0", ntests - nfail, nfail);
 	bpf_object__close(o);
 	return nfail ? 1 : 0;
 }

@@ -3,6 +3,7 @@
  * splat: find kernel splats in a console log and fail on unexpected ones.
  *
  *   splat BOOT LOG RESULTS
+ *   splat -n LOG
  *
  * A splat is a line with one of the patterns below. A KASAN report
  * ("BUG: KASAN: ..." up to its closing "=====" line) counts once; so does
@@ -14,6 +15,10 @@
  * splats), each unexpected splat with its first 15 lines, a summary line,
  * and appends a row to RESULTS. Exit status 1 on any unexpected splat or
  * count mismatch.
+ *
+ * -n: count only, for tools/vm (LOG: its kernel messages, one a line):
+ * prints "<KASAN reports> <other splats>", counted as above; no expect
+ * regions, no verdict, no row.
  */
 #include <stdlib.h>
 #include "common.h"
@@ -49,6 +54,8 @@ static int is_splat(const char *msg)
 
 struct scan {
 	const char *log;
+	int count_only;
+	long kasan, other;	/* every splat, expected or not */
 	long expected, regions, unexpected;
 	/* The open expect region. */
 	int in_region;
@@ -71,6 +78,12 @@ static void start(struct scan *s, long lineno, enum block b)
 	s->block = b;
 	s->block_lines = 0;
 	s->showing = 0;
+	if (b == KASAN_REPORT)
+		s->kasan++;
+	else
+		s->other++;
+	if (s->count_only)
+		return;
 	if (b == KASAN_REPORT && s->in_region) {
 		s->expected++;
 		s->region_seen++;
@@ -123,8 +136,9 @@ int main(int argc, char **argv)
 	long lineno = 0;
 	FILE *f;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: %s BOOT LOG RESULTS\n", argv[0]);
+	s.count_only = argc == 3 && !strcmp(argv[1], "-n");
+	if (argc != 4 && !s.count_only) {
+		fprintf(stderr, "usage: %s BOOT LOG RESULTS | -n LOG\n", argv[0]);
 		return 2;
 	}
 	s.log = argv[2];
@@ -133,7 +147,8 @@ int main(int argc, char **argv)
 		perror(s.log);
 		return 2;
 	}
-	printf("KTAP version 1\n1..1\n");
+	if (!s.count_only)
+		printf("KTAP version 1\n1..1\n");
 	while (fgets(line, sizeof(line), f)) {
 		char *msg;
 
@@ -141,7 +156,8 @@ int main(int argc, char **argv)
 		bjk_chomp(line);
 		msg = bjk_msg(line);
 		if (strstr(msg, "BJK-EXPECT-")) {
-			marker(&s, lineno, msg);
+			if (!s.count_only)
+				marker(&s, lineno, msg);
 			continue;
 		}
 		if (is_splat(msg)) {
@@ -163,6 +179,10 @@ int main(int argc, char **argv)
 			s.block = NONE;
 	}
 	fclose(f);
+	if (s.count_only) {
+		printf("%ld %ld\n", s.kasan, s.other);
+		return 0;
+	}
 	if (s.in_region) {
 		snprintf(buf, sizeof(buf), "expect region %s (line %ld) never ended",
 			 s.region, s.region_line);

@@ -844,6 +844,9 @@ int main(int argc, char **argv)
 		       load_geomean(INLINE, L_SUITE, NULL, &n),
 		       load_geomean(UNMERGED, L_SUITE, NULL, &n),
 		       load_geomean(OUTLINE, L_SUITE, NULL, &n));
+	if (quiet && have_interp)
+		printf("interpreter complete: %d programs; geomean ratio of inline to the "
+		       "interpreter %.3f\n", NPROGS, interp_geomean(INLINE));
 	if (dir) {
 		FILE *t = create(dir, "table.txt");
 

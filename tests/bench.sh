@@ -14,7 +14,7 @@ if [ ! -x "$b" ]; then
 	echo "BJK-ERROR: bench: $b is not in the image" >/dev/kmsg
 	exit 2
 fi
-r=200 p=2 c=5 l=2
+r=200 p=2 c=5 l=1
 corpus=
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in

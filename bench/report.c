@@ -26,7 +26,9 @@
  * in each mode, its ratio to off and the geometric means. With -i, the
  * runs of a boot with the JIT off (the interpreter, another kernel: the
  * museum's) against the inline boot's: inline / interpreter per program
- * and its geometric mean.
+ * and its geometric mean. The whole system (BJK-BENCH-SYS): instructions
+ * per syscall of a getppid() loop with a tracing program on sys_enter, in
+ * each mode, and its ratio to off.
  *
  * Prints the table; with -o writes OUTDIR/bench.{csv,json}, load.csv,
  * interp.csv (with -i) and the gnuplot input OUTDIR/{bench,load,interp}.dat
@@ -76,6 +78,12 @@ static struct load {
 	double insns[NALL], insns_max[NALL];
 } loads[MAX_LOADS];
 static int nloads;
+
+/* The whole system (BJK-BENCH-SYS): instructions per getppid(), bare and traced. */
+static struct sysfig {
+	int have;
+	double bare, traced;
+} sysf[NALL];
 
 static void err(const char *fmt, const char *a, const char *b)
 {
@@ -173,6 +181,17 @@ static void read_log(const char *path, int mode)
 		p = strstr(msg, "BJK-BENCH-LOAD mode=");
 		if (p) {
 			n += read_load(path, p, mode);
+			continue;
+		}
+		p = strstr(msg, "BJK-BENCH-SYS mode=");
+		if (p) {
+			sysf[mode].bare = field(p, "bare", &ok);
+			sysf[mode].traced = field(p, "insns", &ok);
+			sysf[mode].have = ok && sscanf(p, "BJK-BENCH-SYS mode=%31s", m) == 1 &&
+					  !strcmp(m, modes[mode]);
+			if (!sysf[mode].have)
+				err("%s: a BJK-BENCH-SYS line not of mode %s or lacking a field", path,
+				    modes[mode]);
 			continue;
 		}
 		p = strstr(msg, "BJK-BENCH mode=");
@@ -342,6 +361,22 @@ static void check_loads(void)
 		}
 }
 
+/* The traced workload's ratio to off's. */
+static double sys_ratio(int m)
+{
+	return sysf[m].traced / sysf[OFF].traced;
+}
+
+static void check_system(void)
+{
+	int m;
+
+	for (m = 0; m < (have_interp ? NALL : NMODES); m++)
+		if (!sysf[m].have || sysf[m].bare <= 0 || sysf[m].traced <= sysf[m].bare)
+			err("no whole-system figures (or traced <= bare) in the %s boot%s", modes[m],
+			    "");
+}
+
 static void check_interp(void)
 {
 	int p;
@@ -416,6 +451,7 @@ static void check(void)
 		if (!errors && !isfinite(micro_per_access(m)))
 			err("micro: per-access figure of %s not finite%s", modes[m], "");
 	check_loads();
+	check_system();
 	if (have_interp)
 		check_interp();
 }
@@ -479,6 +515,24 @@ static void load_table(FILE *o)
 	if (n)
 		fprintf(o, "goal, inline <= 1.10x off over the corpus: %.3fx, %s\n", g,
 			g <= 1.10 ? "met" : "missed");
+}
+
+/* The whole system: the traced syscall loop in each mode. */
+static void system_table(FILE *o)
+{
+	int m;
+
+	fprintf(o, "\nwhole system: getppid() in a loop with sys_enter traced (a raw_tp program: a "
+		"count in a hash map value, a hash map update per call)\n");
+	fprintf(o, "%-10s %9s %9s %9s %8s %8s\n", "mode", "bare", "traced", "program", "x traced",
+		"x prog");
+	for (m = 0; m < (have_interp ? NALL : NMODES); m++)
+		fprintf(o, "%-10s %9.0f %9.0f %9.0f %8.3f %8.3f\n", modes[m], sysf[m].bare,
+			sysf[m].traced, sysf[m].traced - sysf[m].bare, sys_ratio(m),
+			(sysf[m].traced - sysf[m].bare) / (sysf[OFF].traced - sysf[OFF].bare));
+	fprintf(o, "(instructions per syscall, the smallest pass; bare: nothing attached; program: "
+		"traced - bare; x: ratio to off's;\n interp: the museum's kernel, JIT off, its own "
+		"bare syscall)\n");
 }
 
 /* Instructions per run against the interpreter's (the -i boot). */
@@ -562,6 +616,7 @@ static void table(FILE *o)
 		"only add); largest spread between passes: %.3f%%\n", fig[0][OFF].req_repeat,
 		fig[0][OFF].req_passes, spread());
 	load_table(o);
+	system_table(o);
 	if (have_interp)
 		interp_table(o);
 }
@@ -642,9 +697,22 @@ static void load_files(const char *dir, FILE *j)
 		fprintf(d, "geomean(%s) %.4f %.4f %.4f\n", means[k].name, g[OUTLINE], g[UNMERGED],
 			g[INLINE]);
 	}
-	fprintf(j, "\n  }%s\n", have_interp ? "," : "");
+	fprintf(j, "\n  },\n");
 	fclose(c);
 	fclose(d);
+}
+
+/* The JSON's "system". */
+static void system_files(FILE *j)
+{
+	int m;
+
+	fprintf(j, "  \"system\": {");
+	for (m = 0; m < (have_interp ? NALL : NMODES); m++)
+		fprintf(j, "%s\n    \"%s\": {\"bare_insns\": %.0f, \"traced_insns\": %.0f, "
+			"\"traced_ratio_to_off\": %.4f}", m ? "," : "", modes[m], sysf[m].bare,
+			sysf[m].traced, sys_ratio(m));
+	fprintf(j, "\n  }%s\n", have_interp ? "," : "");
 }
 
 /* interp.csv, interp.dat and the JSON's "interp", with -i. */
@@ -731,6 +799,7 @@ static void write_files(const char *dir)
 	fprintf(j, "  \"repeat\": %ld, \"passes\": %ld, \"max_spread_percent\": %.4f,\n",
 		fig[0][OFF].req_repeat, fig[0][OFF].req_passes, spread());
 	load_files(dir, j);
+	system_files(j);
 	interp_files(dir, j);
 	fprintf(j, "}\n");
 	fprintf(d, "geomean(%d) %.4f %.4f %.4f\n", NREAL, geomean(OUTLINE), geomean(UNMERGED),
@@ -844,6 +913,9 @@ int main(int argc, char **argv)
 		       load_geomean(INLINE, L_SUITE, NULL, &n),
 		       load_geomean(UNMERGED, L_SUITE, NULL, &n),
 		       load_geomean(OUTLINE, L_SUITE, NULL, &n));
+	if (quiet)
+		printf("whole system: traced getppid() inline %.3f, unmerged %.3f, outline %.3f "
+		       "of off's\n", sys_ratio(INLINE), sys_ratio(UNMERGED), sys_ratio(OUTLINE));
 	if (quiet && have_interp)
 		printf("interpreter complete: %d programs; geomean ratio of inline to the "
 		       "interpreter %.3f\n", NPROGS, interp_geomean(INLINE));

@@ -17,6 +17,8 @@
  *    LOADS times, the smallest (see load_timed()); the same for every
  *    program of each CORPUS object (-L, repeatable) loaded after the
  *    benchmark's own.
+ *  - the whole system: instructions per getppid() in a loop, bare and with
+ *    a tracing program on sys_enter (see system_run()).
  *  - counts the checks it executes per run, in a separate pass after the
  *    timed ones: perf execute breakpoints on those sixteen entry points,
  *    the program run COUNT times, minus the hits of an empty program of
@@ -34,12 +36,14 @@
  *     noise_run=Z checks_run=K retval=V
  *   BJK-BENCH-LOAD mode=M obj=O prog=P loads=L insns=MIN insns_max=MAX
  *     bpf_insns=N
+ *   BJK-BENCH-SYS mode=M calls=C passes=N bare=B insns=T
  * M is off, outline, inline, unmerged (inline, bpf_jit_kasan_merge=0), or
  * interp (net.core.bpf_jit_enable=0, a kernel with the interpreter: no
  * image and no check to count, only the runs and the loads are timed);
  * O is "bench" or a corpus object's file name without ".bpf.o".
  * And KTAP: one "ok N P" per program that ran with the right result, whose
  * figures are all present and whose image matches the boot's mode, then
+ * "ok N system" when sys_enter counted every call of the loop, and
  * "ok N load_cost" when every program of the benchmark and of each corpus
  * object was loaded LOADS times.
  *
@@ -709,6 +713,84 @@ static bool load_corpus(const char *mode, char **paths, int npaths)
 	return ok;
 }
 
+/* ---- the whole system: a syscall loop, sys_enter traced ------------------ */
+
+/*
+ * getppid() SYS_CALLS times a pass, timed with CLOCK_MONOTONIC, the
+ * smallest of SYS_PASSES passes per syscall (a pass is well under a timer
+ * tick's 4M instructions, and interrupts only add): first with nothing
+ * attached, the bare syscall, then with bench.bpf.c's sys_enter attached to
+ * the raw tracepoint, which must have counted every call.
+ */
+#define SYS_CALLS	256
+#define SYS_PASSES	30
+
+static struct {
+	double bare, traced;
+	bool failed;
+	char why[160];
+} sys_fig;
+
+static double sys_pass_min(void)
+{
+	double best = INFINITY, t;
+	int p, i;
+
+	for (p = 0; p < SYS_PASSES; p++) {
+		t = mono_ns();
+		for (i = 0; i < SYS_CALLS; i++)
+			getppid();
+		best = fmin(best, (mono_ns() - t) / SYS_CALLS);
+	}
+	return best;
+}
+
+static void sys_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (sys_fig.failed)
+		return;
+	sys_fig.failed = true;
+	va_start(ap, fmt);
+	vsnprintf(sys_fig.why, sizeof(sys_fig.why), fmt, ap);
+	va_end(ap);
+}
+
+static void system_run(struct bpf_object *o)
+{
+	struct bpf_program *p = bpf_object__find_program_by_name(o, "sys_enter");
+	uint32_t zero = 0, pid = getpid(), key = __NR_getppid & 511;
+	struct { uint64_t calls, last_id; uint32_t pid, cpu; } st = {}, last = {};
+	const uint64_t want = SYS_CALLS * SYS_PASSES;
+	struct bpf_link *l;
+
+	if (!p) {
+		sys_fail("program sys_enter not in the object");
+		return;
+	}
+	update(map_fd(o, "sys_pid"), &zero, &pid, "sys_pid");
+	update(map_fd(o, "sys_calls"), &key, &st, "sys_calls");
+	sys_fig.bare = sys_pass_min();
+	l = bpf_program__attach(p);
+	if (!l) {
+		sys_fail("attaching sys_enter: %s", strerror(errno));
+		return;
+	}
+	sys_fig.traced = sys_pass_min();
+	bpf_link__destroy(l);
+	if (bpf_map_lookup_elem(map_fd(o, "sys_calls"), &key, &st) ||
+	    bpf_map_lookup_elem(map_fd(o, "sys_last"), &pid, &last))
+		sys_fail("sys_enter's maps: %s", strerror(errno));
+	else if (st.calls != want || last.calls != want || last.last_id != __NR_getppid)
+		sys_fail("sys_enter counted %llu and %llu calls (last %llu), want %llu of getppid",
+			 (unsigned long long)st.calls, (unsigned long long)last.calls,
+			 (unsigned long long)last.last_id, (unsigned long long)want);
+	else if (!(sys_fig.bare > 0 && sys_fig.traced > sys_fig.bare))
+		sys_fail("instructions per syscall: %.0f bare, %.0f traced", sys_fig.bare,
+			 sys_fig.traced);
+}
+
 /* ---- main ----------------------------------------------------------------- */
 
 /*
@@ -788,7 +870,7 @@ int main(int argc, char **argv)
 	kallsyms_checks();
 
 	bjk_out("KTAP version 1");
-	bjk_out("1..%d", NBENCH + 1);
+	bjk_out("1..%d", NBENCH + 2);
 	if (obj_path)
 		o = bpf_object__open_file(obj_path, &oo);
 	else
@@ -797,7 +879,8 @@ int main(int argc, char **argv)
 		bjk_out("# error: loading the BPF object failed (see libbpf's messages above)");
 		for (i = 0; i < NBENCH; i++)
 			bjk_out("not ok %d %s # the object did not load", i + 1, benches[i].name);
-		bjk_out("not ok %d load_cost # the object did not load", NBENCH + 1);
+		bjk_out("not ok %d system # the object did not load", NBENCH + 1);
+		bjk_out("not ok %d load_cost # the object did not load", NBENCH + 2);
 		return 1;
 	}
 	fill_maps(o);
@@ -903,14 +986,24 @@ int main(int argc, char **argv)
 			    i + 1, b->name, b->insns, b->bytes, b->nchecks + b->nslow);
 		}
 	}
-	/* Last, the loads: the programs timed above are loaded already. */
+	/* The whole system; last, the loads (the programs above are loaded). */
+	system_run(o);
+	if (sys_fig.failed) {
+		nfail++;
+		bjk_out("not ok %d system # %s", NBENCH + 1, sys_fig.why);
+	} else {
+		bjk_out("BJK-BENCH-SYS mode=%s calls=%d passes=%d bare=%.0f insns=%.0f", mode,
+			SYS_CALLS, SYS_PASSES, sys_fig.bare, sys_fig.traced);
+		bjk_out("ok %d system # getppid(): %.0f insns bare, %.0f with sys_enter", NBENCH + 1,
+			sys_fig.bare, sys_fig.traced);
+	}
 	loads_ok = load_corpus(mode, corpus, ncorpus);
 	if (!loads_ok)
 		nfail++;
 	bjk_out("%s %d load_cost # %d loads each, %d programs of the benchmark and %d corpus "
-		"object(s)", loads_ok ? "ok" : "not ok", NBENCH + 1, load_n, NBENCH, ncorpus);
+		"object(s)", loads_ok ? "ok" : "not ok", NBENCH + 2, load_n, NBENCH, ncorpus);
 	bjk_out("# ring buffer events drained: %ld", rb_events);
-	bjk_out("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0", NBENCH + 1 - nfail,
+	bjk_out("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0", NBENCH + 2 - nfail,
 		nfail);
 	ring_buffer__free(rb);
 	bpf_object__close(o);

@@ -4,8 +4,8 @@
  * boots (off, outline, inline with merging off: "unmerged", inline), on the
  * host.
  *
- *   bjk-bench-report [-q] [-o OUTDIR] [-C PREVIOUS.csv] [-i INTERP.log] OFF.log
- *                    OUTLINE.log UNMERGED.log INLINE.log
+ *   bjk-bench-report [-q] [-o OUTDIR] [-C PREVIOUS.csv] [-i INTERP.log
+ *                    [-m MUSEUM-OFF.log]] OFF.log OUTLINE.log UNMERGED.log INLINE.log
  *
  * Reads the BJK-BENCH lines bench/runner.c printed and derives, per
  * program and mode: instructions per run, ratio to off, checked accesses
@@ -47,9 +47,16 @@
 
 #define N_MICRO		64	/* loads in bench.bpf.c's micro */
 
-/* The four JIT modes of one kernel; INTERP, the JIT off, is extra (-i). */
-enum { OFF, OUTLINE, UNMERGED, INLINE, NMODES, INTERP = NMODES, NALL };
-static const char *const modes[NALL] = { "off", "outline", "unmerged", "inline", "interp" };
+/*
+ * The four JIT modes of one kernel; extra, on the museum's kernel (C code
+ * with outline KASAN): INTERP, the JIT off (-i), and MOFF, the JIT on with
+ * checks off (-m). modes[]: what the boot's lines say; label[]: the tables'.
+ */
+enum { OFF, OUTLINE, UNMERGED, INLINE, NMODES, INTERP = NMODES, MOFF, NALL };
+static const char *const modes[NALL] = { "off", "outline", "unmerged", "inline", "interp", "off" };
+static const char *const label[NALL] = {
+	"off", "outline", "unmerged", "inline", "interp", "museum-off",
+};
 
 static const char *const progs[] = {
 	"parse", "counters_update", "array_loop", "struct_walk", "ringbuf", "helpers_alu",
@@ -67,7 +74,13 @@ struct fig {
 };
 
 static struct fig fig[NPROGS][NALL];
-static int errors, have_interp;
+static int errors, have_interp, have_moff;
+
+/* Whether mode @m's boot was read: the four always, the museum's if given. */
+static int shown(int m)
+{
+	return m < NMODES || (m == INTERP && have_interp) || (m == MOFF && have_moff);
+}
 
 /* The loads of one program (BJK-BENCH-LOAD): object "bench" or a corpus's. */
 #define MAX_LOADS	512
@@ -371,9 +384,10 @@ static void check_system(void)
 {
 	int m;
 
-	for (m = 0; m < (have_interp ? NALL : NMODES); m++)
-		if (!sysf[m].have || sysf[m].bare <= 0 || sysf[m].traced <= sysf[m].bare)
-			err("no whole-system figures (or traced <= bare) in the %s boot%s", modes[m],
+	for (m = 0; m < NALL; m++)
+		if (shown(m) && (!sysf[m].have || sysf[m].bare <= 0 ||
+				 sysf[m].traced <= sysf[m].bare))
+			err("no whole-system figures (or traced <= bare) in the %s boot%s", label[m],
 			    "");
 }
 
@@ -381,9 +395,12 @@ static void check_interp(void)
 {
 	int p;
 
-	for (p = 0; p < NPROGS; p++)
+	for (p = 0; p < NPROGS; p++) {
 		if (!fig[p][INTERP].have || fig[p][INTERP].insns <= 0)
 			err("no figures for %s in the interpreter's boot%s", progs[p], "");
+		if (have_moff && (!fig[p][MOFF].have || fig[p][MOFF].insns <= 0))
+			err("no figures for %s in the museum's checks-off boot%s", progs[p], "");
+	}
 }
 
 /* Added instructions per aligned 8-byte load, from micro and micro0. */
@@ -526,13 +543,14 @@ static void system_table(FILE *o)
 		"count in a hash map value, a hash map update per call)\n");
 	fprintf(o, "%-10s %9s %9s %9s %8s %8s\n", "mode", "bare", "traced", "program", "x traced",
 		"x prog");
-	for (m = 0; m < (have_interp ? NALL : NMODES); m++)
-		fprintf(o, "%-10s %9.0f %9.0f %9.0f %8.3f %8.3f\n", modes[m], sysf[m].bare,
+	for (m = 0; m < NALL; m++)
+		if (shown(m))
+			fprintf(o, "%-10s %9.0f %9.0f %9.0f %8.3f %8.3f\n", label[m], sysf[m].bare,
 			sysf[m].traced, sysf[m].traced - sysf[m].bare, sys_ratio(m),
 			(sysf[m].traced - sysf[m].bare) / (sysf[OFF].traced - sysf[OFF].bare));
 	fprintf(o, "(instructions per syscall, the smallest pass; bare: nothing attached; program: "
 		"traced - bare; x: ratio to off's;\n interp: the museum's kernel, JIT off, its own "
-		"bare syscall)\n");
+		"bare syscall;\n museum-off: the museum's kernel, JIT on, checks off)\n");
 }
 
 /* Instructions per run against the interpreter's (the -i boot). */
@@ -542,15 +560,29 @@ static void interp_table(FILE *o)
 
 	fprintf(o, "\ninterpreter (JIT off, the museum's kernel, its C built with outline "
 		"KASAN): instructions per run\n");
-	fprintf(o, "%-16s %9s %9s %9s %8s %8s\n", "program", "interp", "off", "inline",
-		"off/int", "inl/int");
-	for (p = 0; p < NPROGS; p++)
-		fprintf(o, "%-16s %9.0f %9.0f %9.0f %8.3f %8.3f\n", progs[p],
-			fig[p][INTERP].insns, fig[p][OFF].insns, fig[p][INLINE].insns,
-			interp_ratio(p, OFF), interp_ratio(p, INLINE));
+	fprintf(o, "%-16s %9s %9s %9s %8s %8s", "program", "interp", "off", "inline", "off/int",
+		"inl/int");
+	if (have_moff)
+		fprintf(o, " %9s %8s %8s", "mus-off", "mus/int", "mus/off");
+	fprintf(o, "\n");
+	for (p = 0; p < NPROGS; p++) {
+		fprintf(o, "%-16s %9.0f %9.0f %9.0f %8.3f %8.3f", progs[p], fig[p][INTERP].insns,
+			fig[p][OFF].insns, fig[p][INLINE].insns, interp_ratio(p, OFF),
+			interp_ratio(p, INLINE));
+		if (have_moff)
+			fprintf(o, " %9.0f %8.3f %8.3f", fig[p][MOFF].insns, interp_ratio(p, MOFF),
+				fig[p][MOFF].insns / fig[p][OFF].insns);
+		fprintf(o, "\n");
+	}
+	fprintf(o, "(int: the interpreter; off, inline: the series' kernel (C with inline KASAN)%s)\n",
+		have_moff ? "; mus-off: the museum's kernel with the JIT on, checks off" : "");
 	fprintf(o, "suite geometric mean against the interpreter (%d programs): inline %.3fx, "
 		"off %.3fx (the interpreter %.2f times inline's instructions)\n", NREAL,
 		interp_geomean(INLINE), interp_geomean(OFF), 1 / interp_geomean(INLINE));
+	if (have_moff)
+		fprintf(o, "  on the museum's kernel alone: JIT (checks off) %.3fx the interpreter; "
+			"the same JITed programs there %.3fx the series' off (outline KASAN in the C "
+			"around them)\n", interp_geomean(MOFF), interp_geomean(MOFF) / interp_geomean(OFF));
 }
 
 static void table(FILE *o)
@@ -708,10 +740,11 @@ static void system_files(FILE *j)
 	int m;
 
 	fprintf(j, "  \"system\": {");
-	for (m = 0; m < (have_interp ? NALL : NMODES); m++)
-		fprintf(j, "%s\n    \"%s\": {\"bare_insns\": %.0f, \"traced_insns\": %.0f, "
-			"\"traced_ratio_to_off\": %.4f}", m ? "," : "", modes[m], sysf[m].bare,
-			sysf[m].traced, sys_ratio(m));
+	for (m = 0; m < NALL; m++)
+		if (shown(m))
+			fprintf(j, "%s\n    \"%s\": {\"bare_insns\": %.0f, \"traced_insns\": %.0f, "
+				"\"traced_ratio_to_off\": %.4f}", m ? "," : "", label[m], sysf[m].bare,
+				sysf[m].traced, sys_ratio(m));
 	fprintf(j, "\n  }%s\n", have_interp ? "," : "");
 }
 
@@ -873,15 +906,16 @@ static int compare(const char *path)
 
 int main(int argc, char **argv)
 {
-	const char *dir = NULL, *prev = NULL, *interp = NULL;
+	const char *dir = NULL, *prev = NULL, *interp = NULL, *moff = NULL;
 	int opt, quiet = 0, m, rc = 0, n;
 
-	while ((opt = getopt(argc, argv, "qo:C:i:")) != -1) {
+	while ((opt = getopt(argc, argv, "qo:C:i:m:")) != -1) {
 		switch (opt) {
 		case 'q': quiet = 1; break;
 		case 'o': dir = optarg; break;
 		case 'C': prev = optarg; break;
 		case 'i': interp = optarg; break;
+		case 'm': moff = optarg; break;
 		default:
 			goto usage;
 		}
@@ -893,6 +927,12 @@ int main(int argc, char **argv)
 	if (interp) {
 		have_interp = 1;
 		read_log(interp, INTERP);
+	}
+	if (moff) {
+		if (!interp)
+			goto usage;
+		have_moff = 1;
+		read_log(moff, MOFF);
 	}
 	check();
 	if (errors) {
@@ -931,7 +971,7 @@ int main(int argc, char **argv)
 		compare(prev);
 	return rc;
 usage:
-	fprintf(stderr, "usage: %s [-q] [-o OUTDIR] [-C PREVIOUS.csv] [-i INTERP.log] OFF.log "
-		"OUTLINE.log UNMERGED.log INLINE.log\n", argv[0]);
+	fprintf(stderr, "usage: %s [-q] [-o OUTDIR] [-C PREVIOUS.csv] [-i INTERP.log "
+		"[-m MUSEUM-OFF.log]] OFF.log OUTLINE.log UNMERGED.log INLINE.log\n", argv[0]);
 	return 2;
 }

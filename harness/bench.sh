@@ -5,7 +5,8 @@
 # (bpf_jit_kasan=off, outline, inline with merging off, inline), runs
 # bench/runner.c in each (the runs, the images, the checks executed, the
 # loads of the benchmark's programs and of a corpus of selftest objects),
-# then the bug museum's kernel once more with the JIT off (the interpreter),
+# then the bug museum's kernel twice more, with the JIT off (the
+# interpreter) and on with checks off (what its outline-KASAN C costs),
 # and makes the table, CSV, JSON and PNG with bench/report.c and gnuplot in
 # a new run directory $BJK_CACHE/bench/<run-id>. The previous run's CSV, if
 # any, is compared for repeatability.
@@ -81,22 +82,30 @@ report=$TOOLS/bjk-bench-report
 rc=0
 qemu_user_opts
 modes=(off outline unmerged inline)
-[ "$interp" = 1 ] && modes+=(interp)
+[ "$interp" = 1 ] && modes+=(interp museum-off)
 read -r -a names <<<"$corpus"
 corpus_arg=()
 [ ${#names[@]} -gt 0 ] && corpus_arg=("bjk.bench_corpus=$(IFS=,; echo "${names[*]}")")
 for mode in "${modes[@]}"; do
 	img=(-i "$run/image.cpio.gz")
 	kargs=("bpf_jit_kasan=$mode" "${corpus_arg[@]}")
+	numbers=$repeat,$passes,$count,$loads
 	case $mode in
-	unmerged) kargs[0]=bpf_jit_kasan=inline && kargs+=(bpf_jit_kasan_merge=0) ;;
-	# the museum's kernel and image (no selftest objects: no corpus)
-	interp) img=(-k "$museum_kernel" -i "$run/museum.cpio.gz") kargs=(bjk.bench_jit=0) ;;
+	unmerged) kargs=(bpf_jit_kasan=inline bpf_jit_kasan_merge=0 "${corpus_arg[@]}") ;;
+	# The museum's kernel and image, no selftest objects there: no corpus;
+	# its C checks are calls, like the JIT's outline checks: no counting
+	# pass; its loads are not reported (one each).
+	interp | museum-off)
+		img=(-k "$museum_kernel" -i "$run/museum.cpio.gz")
+		kargs=(bjk.bench_jit=0)
+		[ "$mode" = museum-off ] && kargs=(bpf_jit_kasan=off)
+		numbers=$repeat,$passes,0,1
+		;;
 	esac
 	stage "bench boot $mode" "$BJK_ROOT/harness/qemu.sh" "${qemu_opts[@]}" \
 		"${img[@]}" -q -icount -q shift=0,sleep=off \
 		"bench-$mode" "$run/$mode.log" bench "${kargs[@]}" kunit.enable=0 \
-		"bjk.bench=$repeat,$passes,$count,$loads" "${qemu_params[@]}" || rc=1
+		"bjk.bench=$numbers" "${qemu_params[@]}" || rc=1
 	"$TOOLS/bjk-suite" bench "bench-$mode" "$run/$mode.log" "$run/results.tsv" >"$run/$mode.ktap" || rc=1
 	"$TOOLS/bjk-splat" "bench-$mode" "$run/$mode.log" "$run/results.tsv" >>"$run/$mode.ktap" || rc=1
 	grep -E '^not ok|^# ' "$run/$mode.ktap" || true
@@ -107,7 +116,7 @@ rm -f "$run/image.cpio.gz" "$run/museum.cpio.gz"	# MBs; the consoles say what ra
 echo "==> bench report"
 args=(-o "$run")
 [ -n "$prev" ] && args+=(-C "$prev")
-[ "$interp" = 1 ] && args+=(-i "$run/interp.log")
+[ "$interp" = 1 ] && args+=(-i "$run/interp.log" -m "$run/museum-off.log")
 "$report" "${args[@]}" "$run/off.log" "$run/outline.log" "$run/unmerged.log" \
 	"$run/inline.log" || rc=1
 if [ -f "$run/bench.gp" ]; then

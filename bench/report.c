@@ -257,9 +257,11 @@ static double executed_run(int p, int m)
 	return fig[p][m].checks_run;
 }
 
+static double ratio_to(int p, int m, int base);
+
 static double ratio(int p, int m)
 {
-	return fig[p][m].insns / fig[p][OFF].insns;
+	return ratio_to(p, m, OFF);
 }
 
 static double added_per_check(int p, int m)
@@ -276,14 +278,26 @@ static double bytes_per_check(int p, int m)
 	return s > 0 ? (double)(fig[p][m].bytes - fig[p][OFF].bytes) / s : NAN;
 }
 
-static double geomean(int m)
+/* Instructions per run of mode @m over those of mode @base, program @p. */
+static double ratio_to(int p, int m, int base)
+{
+	return fig[p][m].insns / fig[p][base].insns;
+}
+
+/* The suite's geometric mean of ratio_to(@m, @base). */
+static double geomean_to(int m, int base)
 {
 	double s = 0;
 	int p;
 
 	for (p = 0; p < NREAL; p++)
-		s += log(ratio(p, m));
+		s += log(ratio_to(p, m, base));
 	return exp(s / NREAL);
+}
+
+static double geomean(int m)
+{
+	return geomean_to(m, OFF);
 }
 
 /* ---- load cost and the interpreter -------------------------------------- */
@@ -339,20 +353,15 @@ static int bench_load(int p)
 	return -1;
 }
 
-/* Instructions per run, inline over the interpreter's (another kernel). */
+/* Instructions per run over the interpreter's (another kernel). */
 static double interp_ratio(int p, int m)
 {
-	return fig[p][m].insns / fig[p][INTERP].insns;
+	return ratio_to(p, m, INTERP);
 }
 
 static double interp_geomean(int m)
 {
-	double s = 0;
-	int p;
-
-	for (p = 0; p < NREAL; p++)
-		s += log(interp_ratio(p, m));
-	return exp(s / NREAL);
+	return geomean_to(m, INTERP);
 }
 
 static void check_loads(void)
@@ -518,8 +527,8 @@ static void load_table(FILE *o)
 	for (i = 0; i < nloads; i++)
 		if (strcmp(loads[i].obj, "bench"))
 			load_row(o, i);
-	fprintf(o, "(BPF: the program's BPF instructions as loaded; x: ratio to off; corpus programs as "
-		"object:program)\ngeometric mean of the load cost's ratio to off:\n");
+	fprintf(o, "(BPF: the program's BPF instructions as loaded; x: ratio to off; corpus "
+		"programs as object:program)\ngeometric mean of the load cost's ratio to off:\n");
 	load_mean(o, "benchmark suite", L_SUITE, NULL);
 	for (i = 0; i < nloads; i++) {
 		for (j = 0; j < i && strcmp(loads[j].obj, loads[i].obj); j++)
@@ -546,8 +555,8 @@ static void system_table(FILE *o)
 	for (m = 0; m < NALL; m++)
 		if (shown(m))
 			fprintf(o, "%-10s %9.0f %9.0f %9.0f %8.3f %8.3f\n", label[m], sysf[m].bare,
-			sysf[m].traced, sysf[m].traced - sysf[m].bare, sys_ratio(m),
-			(sysf[m].traced - sysf[m].bare) / (sysf[OFF].traced - sysf[OFF].bare));
+				sysf[m].traced, sysf[m].traced - sysf[m].bare, sys_ratio(m),
+				(sysf[m].traced - sysf[m].bare) / (sysf[OFF].traced - sysf[OFF].bare));
 	fprintf(o, "(instructions per syscall, the smallest pass; bare: nothing attached; program: "
 		"traced - bare; x: ratio to off's;\n interp: the museum's kernel, JIT off, its own "
 		"bare syscall;\n museum-off: the museum's kernel, JIT on, checks off)\n");

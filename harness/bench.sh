@@ -74,11 +74,14 @@ if [ "$interp" = 1 ]; then
 		note "bench: warning: the museum's kernel in $museum_build was not built from this tree's series"
 fi
 
-# bjk-bench-report (bench/report.c): built by harness/tools.sh when its
-# source changed (prepare.sh has run it, unless BJK_BENCH_PREPARE=0).
-"$BJK_ROOT/harness/tools.sh" >/dev/null || die "bench: building the host tools failed (harness/tools.sh)"
-report=$TOOLS/bjk-bench-report
-
+# The host tools (harness/tools.sh builds them when their source changed):
+# bjk-suite and bjk-splat now, bjk-bench-report (bench/report.c) after the
+# boots, built again then, as $TOOLS is shared with any other tree's
+# harness that ran meanwhile.
+tools() {
+	"$BJK_ROOT/harness/tools.sh" >/dev/null || die "bench: building the host tools failed (harness/tools.sh)"
+}
+tools
 rc=0
 qemu_user_opts
 modes=(off outline unmerged inline)
@@ -113,6 +116,8 @@ done
 
 rm -f "$run/image.cpio.gz" "$run/museum.cpio.gz"	# MBs; the consoles say what ran
 
+tools
+report=$TOOLS/bjk-bench-report
 echo "==> bench report"
 args=(-o "$run")
 [ -n "$prev" ] && args+=(-C "$prev")

@@ -19,5 +19,6 @@ t0=$SECONDS
 
 bpf_object "$here/progs/bench.bpf.c" "$work/bench.bpf.o"
 embed_bpf_object "$work/bench.bpf.o" "$work/objects.S"
-guest_program "$out/bjk-bench" "$here/runner.c" "$work/objects.S" -lm
+guest_program "$out/bjk-bench" "$here/runner.c" "$work/objects.S" -lm \
+	-Wl,--wrap=syscall
 echo "bench: $out/bjk-bench (in $((SECONDS - t0))s)"

@@ -4,8 +4,8 @@
  * boots (off, outline, inline with merging off: "unmerged", inline), on the
  * host.
  *
- *   bjk-bench-report [-q] [-o OUTDIR] [-C PREVIOUS.csv] OFF.log OUTLINE.log
- *                    UNMERGED.log INLINE.log
+ *   bjk-bench-report [-q] [-o OUTDIR] [-C PREVIOUS.csv] [-i INTERP.log
+ *                    [-m MUSEUM-OFF.log]] OFF.log OUTLINE.log UNMERGED.log INLINE.log
  *
  * Reads the BJK-BENCH lines bench/runner.c printed and derives, per
  * program and mode: instructions per run, ratio to off, checked accesses
@@ -21,8 +21,18 @@
  * where micro0 is micro without its loads, so that the fixed costs of a
  * program (the inline prologue, test_run) cancel out.
  *
- * Prints the table; with -o writes OUTDIR/bench.{csv,json} and the
- * gnuplot input OUTDIR/bench.dat and OUTDIR/bench.gp. With -C compares the
+ * The load cost (BJK-BENCH-LOAD lines): instructions per BPF_PROG_LOAD of
+ * each program, verifier and JIT, the benchmark's and the corpus objects',
+ * in each mode, its ratio to off and the geometric means. With -i, the
+ * runs of a boot with the JIT off (the interpreter, another kernel: the
+ * museum's) against the inline boot's: inline / interpreter per program
+ * and its geometric mean. The whole system (BJK-BENCH-SYS): instructions
+ * per syscall of a getppid() loop with a tracing program on sys_enter, in
+ * each mode, and its ratio to off.
+ *
+ * Prints the table; with -o writes OUTDIR/bench.{csv,json}, load.csv,
+ * interp.csv (with -i) and the gnuplot input OUTDIR/{bench,load,interp}.dat
+ * and OUTDIR/bench.gp. With -C compares the
  * instruction counts with an earlier run's CSV (repeatability). -q: the
  * consistency check only (make test's quick form), no table.
  *
@@ -37,8 +47,16 @@
 
 #define N_MICRO		64	/* loads in bench.bpf.c's micro */
 
-enum { OFF, OUTLINE, UNMERGED, INLINE, NMODES };
-static const char *const modes[NMODES] = { "off", "outline", "unmerged", "inline" };
+/*
+ * The four JIT modes of one kernel; extra, on the museum's kernel (C code
+ * with outline KASAN): INTERP, the JIT off (-i), and MOFF, the JIT on with
+ * checks off (-m). modes[]: what the boot's lines say; label[]: the tables'.
+ */
+enum { OFF, OUTLINE, UNMERGED, INLINE, NMODES, INTERP = NMODES, MOFF, NALL };
+static const char *const modes[NALL] = { "off", "outline", "unmerged", "inline", "interp", "off" };
+static const char *const label[NALL] = {
+	"off", "outline", "unmerged", "inline", "interp", "museum-off",
+};
 
 static const char *const progs[] = {
 	"parse", "counters_update", "array_loop", "struct_walk", "ringbuf", "helpers_alu",
@@ -55,8 +73,30 @@ struct fig {
 	long repeat, passes, req_repeat, req_passes, bytes, funcs, static_checks;
 };
 
-static struct fig fig[NPROGS][NMODES];
-static int errors;
+static struct fig fig[NPROGS][NALL];
+static int errors, have_interp, have_moff;
+
+/* Whether mode @m's boot was read: the four always, the museum's if given. */
+static int shown(int m)
+{
+	return m < NMODES || (m == INTERP && have_interp) || (m == MOFF && have_moff);
+}
+
+/* The loads of one program (BJK-BENCH-LOAD): object "bench" or a corpus's. */
+#define MAX_LOADS	512
+static struct load {
+	char obj[64], prog[64];
+	long bpf_insns, nloads[NALL];
+	int have[NALL];
+	double insns[NALL], insns_max[NALL];
+} loads[MAX_LOADS];
+static int nloads;
+
+/* The whole system (BJK-BENCH-SYS): instructions per getppid(), bare and traced. */
+static struct sysfig {
+	int have;
+	double bare, traced;
+} sysf[NALL];
 
 static void err(const char *fmt, const char *a, const char *b)
 {
@@ -90,6 +130,50 @@ static double field(const char *msg, const char *key, int *ok)
 	return strtod(p + strlen(pat), NULL);
 }
 
+static int find_load(const char *obj, const char *prog)
+{
+	int i;
+
+	for (i = 0; i < nloads; i++)
+		if (!strcmp(loads[i].obj, obj) && !strcmp(loads[i].prog, prog))
+			return i;
+	if (nloads == MAX_LOADS)
+		return -1;
+	snprintf(loads[nloads].obj, sizeof(loads[0].obj), "%s", obj);
+	snprintf(loads[nloads].prog, sizeof(loads[0].prog), "%s", prog);
+	return nloads++;
+}
+
+/* One BJK-BENCH-LOAD line @p of @path, the boot of @mode: 1 when taken. */
+static int read_load(const char *path, const char *p, int mode)
+{
+	char m[32], obj[64], prog[64];
+	struct load *l;
+	int i, ok = 1;
+
+	if (sscanf(p, "BJK-BENCH-LOAD mode=%31s obj=%63s prog=%63s", m, obj, prog) != 3 ||
+	    strcmp(m, modes[mode])) {
+		err("%s: a BJK-BENCH-LOAD line not of mode %s", path, modes[mode]);
+		return 0;
+	}
+	i = find_load(obj, prog);
+	if (i < 0) {
+		err("%s: more than %s loaded programs", path, "MAX_LOADS");
+		return 0;
+	}
+	l = &loads[i];
+	l->insns[mode] = field(p, "insns", &ok);
+	l->insns_max[mode] = field(p, "insns_max", &ok);
+	l->nloads[mode] = field(p, "loads", &ok);
+	l->bpf_insns = field(p, "bpf_insns", &ok);
+	if (!ok) {
+		err("%s: a BJK-BENCH-LOAD line of %s lacks a field", path, prog);
+		return 0;
+	}
+	l->have[mode] = 1;
+	return 1;
+}
+
 static void read_log(const char *path, int mode)
 {
 	char line[BJK_LINE_MAX], m[32], name[64];
@@ -107,6 +191,22 @@ static void read_log(const char *path, int mode)
 
 		bjk_chomp(line);
 		msg = bjk_msg(line);
+		p = strstr(msg, "BJK-BENCH-LOAD mode=");
+		if (p) {
+			n += read_load(path, p, mode);
+			continue;
+		}
+		p = strstr(msg, "BJK-BENCH-SYS mode=");
+		if (p) {
+			sysf[mode].bare = field(p, "bare", &ok);
+			sysf[mode].traced = field(p, "insns", &ok);
+			sysf[mode].have = ok && sscanf(p, "BJK-BENCH-SYS mode=%31s", m) == 1 &&
+					  !strcmp(m, modes[mode]);
+			if (!sysf[mode].have)
+				err("%s: a BJK-BENCH-SYS line not of mode %s or lacking a field", path,
+				    modes[mode]);
+			continue;
+		}
 		p = strstr(msg, "BJK-BENCH mode=");
 		if (!p || sscanf(p, "BJK-BENCH mode=%31s prog=%63s", m, name) != 2)
 			continue;
@@ -157,9 +257,11 @@ static double executed_run(int p, int m)
 	return fig[p][m].checks_run;
 }
 
+static double ratio_to(int p, int m, int base);
+
 static double ratio(int p, int m)
 {
-	return fig[p][m].insns / fig[p][OFF].insns;
+	return ratio_to(p, m, OFF);
 }
 
 static double added_per_check(int p, int m)
@@ -176,14 +278,138 @@ static double bytes_per_check(int p, int m)
 	return s > 0 ? (double)(fig[p][m].bytes - fig[p][OFF].bytes) / s : NAN;
 }
 
-static double geomean(int m)
+/* Instructions per run of mode @m over those of mode @base, program @p. */
+static double ratio_to(int p, int m, int base)
+{
+	return fig[p][m].insns / fig[p][base].insns;
+}
+
+/* The suite's geometric mean of ratio_to(@m, @base). */
+static double geomean_to(int m, int base)
 {
 	double s = 0;
 	int p;
 
 	for (p = 0; p < NREAL; p++)
-		s += log(ratio(p, m));
+		s += log(ratio_to(p, m, base));
 	return exp(s / NREAL);
+}
+
+static double geomean(int m)
+{
+	return geomean_to(m, OFF);
+}
+
+/* ---- load cost and the interpreter -------------------------------------- */
+
+static double load_ratio(int i, int m)
+{
+	return loads[i].insns[m] / loads[i].insns[OFF];
+}
+
+/* Whether load @i is one of the benchmark's suite programs (the first NREAL). */
+static int load_is_suite(int i)
+{
+	int p = prog_idx(loads[i].prog);
+
+	return !strcmp(loads[i].obj, "bench") && p >= 0 && p < NREAL;
+}
+
+/* The loads a geometric mean is over: the suite's, the corpus's, or @obj's. */
+enum lsel { L_SUITE, L_CORPUS, L_OBJ };
+
+static int load_in(int i, enum lsel sel, const char *obj)
+{
+	switch (sel) {
+	case L_SUITE: return load_is_suite(i);
+	case L_CORPUS: return strcmp(loads[i].obj, "bench") != 0;
+	default: return !strcmp(loads[i].obj, obj);
+	}
+}
+
+/* The geometric mean of the load ratio of mode @m over @sel; *@n programs. */
+static double load_geomean(int m, enum lsel sel, const char *obj, int *n)
+{
+	double s = 0;
+	int i;
+
+	*n = 0;
+	for (i = 0; i < nloads; i++)
+		if (load_in(i, sel, obj)) {
+			s += log(load_ratio(i, m));
+			++*n;
+		}
+	return *n ? exp(s / *n) : NAN;
+}
+
+/* The load of program @p of the benchmark, or -1. */
+static int bench_load(int p)
+{
+	int i;
+
+	for (i = 0; i < nloads; i++)
+		if (!strcmp(loads[i].obj, "bench") && !strcmp(loads[i].prog, progs[p]))
+			return i;
+	return -1;
+}
+
+/* Instructions per run over the interpreter's (another kernel). */
+static double interp_ratio(int p, int m)
+{
+	return ratio_to(p, m, INTERP);
+}
+
+static double interp_geomean(int m)
+{
+	return geomean_to(m, INTERP);
+}
+
+static void check_loads(void)
+{
+	int i, m, p;
+
+	for (p = 0; p < NPROGS; p++)
+		if (bench_load(p) < 0)
+			err("no load cost of %s%s", progs[p], "");
+	for (i = 0; i < nloads; i++)
+		for (m = 0; m < NMODES; m++) {
+			char what[160];
+
+			snprintf(what, sizeof(what), "%.63s %.63s", loads[i].obj, loads[i].prog);
+			if (!loads[i].have[m])
+				err("no load cost of %s in the %s boot", what, modes[m]);
+			else if (loads[i].insns[m] <= 0 || !isfinite(load_ratio(i, m)))
+				err("load cost of %s in the %s boot: not a count", what, modes[m]);
+		}
+}
+
+/* The traced workload's ratio to off's. */
+static double sys_ratio(int m)
+{
+	return sysf[m].traced / sysf[OFF].traced;
+}
+
+static void check_system(void)
+{
+	int m;
+
+	for (m = 0; m < NALL; m++)
+		if (shown(m) && (!sysf[m].have || sysf[m].bare <= 0 ||
+				 sysf[m].traced <= sysf[m].bare))
+			err("no whole-system figures (or traced <= bare) in the %s boot%s", label[m],
+			    "");
+}
+
+static void check_interp(void)
+{
+	int p;
+
+	for (p = 0; p < NPROGS; p++) {
+		if (!fig[p][INTERP].have || fig[p][INTERP].insns <= 0)
+			err("no figures for %s in the interpreter's boot%s", progs[p], "");
+		if (have_moff && (!fig[p][MOFF].have || fig[p][MOFF].insns <= 0))
+			err("no figures for %s in the museum's checks-off boot%s", progs[p], "");
+	}
 }
 
 /* Added instructions per aligned 8-byte load, from micro and micro0. */
@@ -250,9 +476,123 @@ static void check(void)
 	for (m = OUTLINE; m < NMODES; m++)
 		if (!errors && !isfinite(micro_per_access(m)))
 			err("micro: per-access figure of %s not finite%s", modes[m], "");
+	check_loads();
+	check_system();
+	if (have_interp)
+		check_interp();
 }
 
 static double spread(void);
+
+static void load_row(FILE *o, int i)
+{
+	char name[96];
+	int m;
+
+	if (strcmp(loads[i].obj, "bench"))
+		snprintf(name, sizeof(name), "%s:%s", loads[i].obj, loads[i].prog);
+	else
+		snprintf(name, sizeof(name), "%s", loads[i].prog);
+	fprintf(o, "%-34s %5ld %10.0f", name, loads[i].bpf_insns, loads[i].insns[OFF]);
+	for (m = OUTLINE; m < NMODES; m++)
+		fprintf(o, " %10.0f %6.3f", loads[i].insns[m], load_ratio(i, m));
+	fprintf(o, "\n");
+}
+
+static void load_mean(FILE *o, const char *what, enum lsel sel, const char *obj)
+{
+	double g[NMODES];
+	int n, m;
+
+	for (m = OUTLINE; m < NMODES; m++)
+		g[m] = load_geomean(m, sel, obj, &n);
+	if (n)
+		fprintf(o, "  %-28s %3d programs: inline %.3fx, unmerged %.3fx, outline %.3fx\n",
+			what, n, g[INLINE], g[UNMERGED], g[OUTLINE]);
+}
+
+/* The load cost: per program, per corpus object, and the means. */
+static void load_table(FILE *o)
+{
+	int i, j, n;
+	double g;
+
+	fprintf(o, "\nload cost: guest instructions per BPF_PROG_LOAD (verifier and JIT), the "
+		"smallest of %ld loads\n", loads[0].nloads[OFF]);
+	fprintf(o, "%-34s %5s %10s %10s %6s %10s %6s %10s %6s\n", "program", "BPF", "off",
+		"outline", "x", "unmerged", "x", "inline", "x");
+	for (i = 0; i < nloads; i++)
+		if (!strcmp(loads[i].obj, "bench") && prog_idx(loads[i].prog) >= 0)
+			load_row(o, i);
+	for (i = 0; i < nloads; i++)
+		if (strcmp(loads[i].obj, "bench"))
+			load_row(o, i);
+	fprintf(o, "(BPF: the program's BPF instructions as loaded; x: ratio to off; corpus "
+		"programs as object:program)\ngeometric mean of the load cost's ratio to off:\n");
+	load_mean(o, "benchmark suite", L_SUITE, NULL);
+	for (i = 0; i < nloads; i++) {
+		for (j = 0; j < i && strcmp(loads[j].obj, loads[i].obj); j++)
+			;
+		if (j == i && strcmp(loads[i].obj, "bench"))
+			load_mean(o, loads[i].obj, L_OBJ, loads[i].obj);
+	}
+	load_mean(o, "corpus (all objects)", L_CORPUS, NULL);
+	g = load_geomean(INLINE, L_CORPUS, NULL, &n);
+	if (n)
+		fprintf(o, "goal, inline <= 1.10x off over the corpus: %.3fx, %s\n", g,
+			g <= 1.10 ? "met" : "missed");
+}
+
+/* The whole system: the traced syscall loop in each mode. */
+static void system_table(FILE *o)
+{
+	int m;
+
+	fprintf(o, "\nwhole system: getppid() in a loop with sys_enter traced (a raw_tp program: a "
+		"count in a hash map value, a hash map update per call)\n");
+	fprintf(o, "%-10s %9s %9s %9s %8s %8s\n", "mode", "bare", "traced", "program", "x traced",
+		"x prog");
+	for (m = 0; m < NALL; m++)
+		if (shown(m))
+			fprintf(o, "%-10s %9.0f %9.0f %9.0f %8.3f %8.3f\n", label[m], sysf[m].bare,
+				sysf[m].traced, sysf[m].traced - sysf[m].bare, sys_ratio(m),
+				(sysf[m].traced - sysf[m].bare) / (sysf[OFF].traced - sysf[OFF].bare));
+	fprintf(o, "(instructions per syscall, the smallest pass; bare: nothing attached; program: "
+		"traced - bare; x: ratio to off's;\n interp: the museum's kernel, JIT off, its own "
+		"bare syscall;\n museum-off: the museum's kernel, JIT on, checks off)\n");
+}
+
+/* Instructions per run against the interpreter's (the -i boot). */
+static void interp_table(FILE *o)
+{
+	int p;
+
+	fprintf(o, "\ninterpreter (JIT off, the museum's kernel, its C built with outline "
+		"KASAN): instructions per run\n");
+	fprintf(o, "%-16s %9s %9s %9s %8s %8s", "program", "interp", "off", "inline", "off/int",
+		"inl/int");
+	if (have_moff)
+		fprintf(o, " %9s %8s %8s", "mus-off", "mus/int", "mus/off");
+	fprintf(o, "\n");
+	for (p = 0; p < NPROGS; p++) {
+		fprintf(o, "%-16s %9.0f %9.0f %9.0f %8.3f %8.3f", progs[p], fig[p][INTERP].insns,
+			fig[p][OFF].insns, fig[p][INLINE].insns, interp_ratio(p, OFF),
+			interp_ratio(p, INLINE));
+		if (have_moff)
+			fprintf(o, " %9.0f %8.3f %8.3f", fig[p][MOFF].insns, interp_ratio(p, MOFF),
+				fig[p][MOFF].insns / fig[p][OFF].insns);
+		fprintf(o, "\n");
+	}
+	fprintf(o, "(int: the interpreter; off, inline: the series' kernel (C with inline KASAN)%s)\n",
+		have_moff ? "; mus-off: the museum's kernel with the JIT on, checks off" : "");
+	fprintf(o, "suite geometric mean against the interpreter (%d programs): inline %.3fx, "
+		"off %.3fx (the interpreter %.2f times inline's instructions)\n", NREAL,
+		interp_geomean(INLINE), interp_geomean(OFF), 1 / interp_geomean(INLINE));
+	if (have_moff)
+		fprintf(o, "  on the museum's kernel alone: JIT (checks off) %.3fx the interpreter; "
+			"the same JITed programs there %.3fx the series' off (outline KASAN in the C "
+			"around them)\n", interp_geomean(MOFF), interp_geomean(MOFF) / interp_geomean(OFF));
+}
 
 static void table(FILE *o)
 {
@@ -316,6 +656,10 @@ static void table(FILE *o)
 		"of at most 1M instructions;\ninstructions per run: the smallest pass (interrupts "
 		"only add); largest spread between passes: %.3f%%\n", fig[0][OFF].req_repeat,
 		fig[0][OFF].req_passes, spread());
+	load_table(o);
+	system_table(o);
+	if (have_interp)
+		interp_table(o);
 }
 
 /* The largest (max - min) / median over the passes of any program and mode. */
@@ -352,6 +696,98 @@ static void num(FILE *f, double v)
 		fprintf(f, "%.4f", v);
 	else
 		fprintf(f, "null");
+}
+
+/* load.csv, load.dat and the JSON's "load" (the caller's @j, open). */
+static void load_files(const char *dir, FILE *j)
+{
+	FILE *c = create(dir, "load.csv"), *d = create(dir, "load.dat");
+	static const struct { const char *name; enum lsel sel; } means[] = {
+		{ "suite", L_SUITE }, { "corpus", L_CORPUS },
+	};
+	int i, m, k, n;
+
+	fprintf(c, "object,program,bpf_insns,mode,loads,insns_min,insns_max,ratio_to_off\n");
+	fprintf(j, "  \"load\": {\n    \"programs\": [\n");
+	for (i = 0; i < nloads; i++) {
+		fprintf(j, "      {\"object\": \"%s\", \"program\": \"%s\", \"bpf_insns\": %ld",
+			loads[i].obj, loads[i].prog, loads[i].bpf_insns);
+		for (m = 0; m < NMODES; m++) {
+			fprintf(c, "%s,%s,%ld,%s,%ld,%.0f,%.0f,%.4f\n", loads[i].obj, loads[i].prog,
+				loads[i].bpf_insns, modes[m], loads[i].nloads[m], loads[i].insns[m],
+				loads[i].insns_max[m], load_ratio(i, m));
+			fprintf(j, ", \"%s\": {\"insns\": %.0f, \"ratio_to_off\": %.4f}", modes[m],
+				loads[i].insns[m], load_ratio(i, m));
+		}
+		fprintf(j, "}%s\n", i + 1 < nloads ? "," : "");
+		if (load_is_suite(i))
+			fprintf(d, "%s %.4f %.4f %.4f\n", loads[i].prog, load_ratio(i, OUTLINE),
+				load_ratio(i, UNMERGED), load_ratio(i, INLINE));
+	}
+	fprintf(j, "    ]");
+	for (k = 0; k < 2; k++) {
+		double g[NMODES];
+
+		for (m = OUTLINE; m < NMODES; m++)
+			g[m] = load_geomean(m, means[k].sel, NULL, &n);
+		if (!n)
+			continue;
+		fprintf(j, ",\n    \"geomean_%s\": {\"programs\": %d, \"outline\": %.4f, "
+			"\"unmerged\": %.4f, \"inline\": %.4f}", means[k].name, n, g[OUTLINE],
+			g[UNMERGED], g[INLINE]);
+		fprintf(d, "geomean(%s) %.4f %.4f %.4f\n", means[k].name, g[OUTLINE], g[UNMERGED],
+			g[INLINE]);
+	}
+	fprintf(j, "\n  },\n");
+	fclose(c);
+	fclose(d);
+}
+
+/* The JSON's "system". */
+static void system_files(FILE *j)
+{
+	int m;
+
+	fprintf(j, "  \"system\": {");
+	for (m = 0; m < NALL; m++)
+		if (shown(m))
+			fprintf(j, "%s\n    \"%s\": {\"bare_insns\": %.0f, \"traced_insns\": %.0f, "
+				"\"traced_ratio_to_off\": %.4f}", m ? "," : "", label[m], sysf[m].bare,
+				sysf[m].traced, sys_ratio(m));
+	fprintf(j, "\n  }%s\n", have_interp ? "," : "");
+}
+
+/* interp.csv, interp.dat and the JSON's "interp", with -i. */
+static void interp_files(const char *dir, FILE *j)
+{
+	FILE *c, *d;
+	int p;
+
+	if (!have_interp)
+		return;
+	c = create(dir, "interp.csv");
+	d = create(dir, "interp.dat");
+	fprintf(c, "program,interp_insns,off_insns,inline_insns,off_over_interp,"
+		"inline_over_interp\n");
+	fprintf(j, "  \"interp\": {\n    \"programs\": [\n");
+	for (p = 0; p < NPROGS; p++) {
+		fprintf(c, "%s,%.0f,%.0f,%.0f,%.4f,%.4f\n", progs[p], fig[p][INTERP].insns,
+			fig[p][OFF].insns, fig[p][INLINE].insns, interp_ratio(p, OFF),
+			interp_ratio(p, INLINE));
+		fprintf(j, "      {\"program\": \"%s\", \"interp_insns\": %.0f, "
+			"\"off_over_interp\": %.4f, \"inline_over_interp\": %.4f}%s\n", progs[p],
+			fig[p][INTERP].insns, interp_ratio(p, OFF), interp_ratio(p, INLINE),
+			p + 1 < NPROGS ? "," : "");
+		if (p < NREAL)
+			fprintf(d, "%s %.4f %.4f\n", progs[p], 1 / interp_ratio(p, OFF),
+				1 / interp_ratio(p, INLINE));
+	}
+	fprintf(d, "geomean(%d) %.4f %.4f\n", NREAL, 1 / interp_geomean(OFF),
+		1 / interp_geomean(INLINE));
+	fprintf(j, "    ],\n    \"geomean\": {\"off_over_interp\": %.4f, "
+		"\"inline_over_interp\": %.4f}\n  }\n", interp_geomean(OFF), interp_geomean(INLINE));
+	fclose(c);
+	fclose(d);
 }
 
 static void write_files(const char *dir)
@@ -403,8 +839,12 @@ static void write_files(const char *dir)
 	fprintf(j, "  \"micro_added_insns_per_access\": {\"outline\": %.4f, \"unmerged\": %.4f, "
 		"\"inline\": %.4f},\n", micro_per_access(OUTLINE), micro_per_access(UNMERGED),
 		micro_per_access(INLINE));
-	fprintf(j, "  \"repeat\": %ld, \"passes\": %ld, \"max_spread_percent\": %.4f\n}\n",
+	fprintf(j, "  \"repeat\": %ld, \"passes\": %ld, \"max_spread_percent\": %.4f,\n",
 		fig[0][OFF].req_repeat, fig[0][OFF].req_passes, spread());
+	load_files(dir, j);
+	system_files(j);
+	interp_files(dir, j);
+	fprintf(j, "}\n");
 	fprintf(d, "geomean(%d) %.4f %.4f %.4f\n", NREAL, geomean(OUTLINE), geomean(UNMERGED),
 		geomean(INLINE));
 	fprintf(g, "set terminal pngcairo size 1000,500 noenhanced\n"
@@ -417,6 +857,18 @@ static void write_files(const char *dir)
 		"set xtics rotate by -20\nset key top left\n"
 		"plot '%s/bench.dat' using 2:xtic(1) title 'outline', '' using 3 title 'inline, "
 		"unmerged', '' using 4 title 'inline', 1 with lines lc rgb 'black' dt 2 notitle\n", dir, dir);
+	fprintf(g, "set output '%s/load.png'\n"
+		"set title 'KASAN checks in JITed BPF: guest instructions per program load (verifier "
+		"and JIT), ratio to off'\nset yrange [0.9:*]\nset ylabel 'load instructions / off'\n"
+		"plot '%s/load.dat' using 2:xtic(1) title 'outline', '' using 3 title 'inline, "
+		"unmerged', '' using 4 title 'inline', 1 with lines lc rgb 'black' dt 2 notitle\n", dir, dir);
+	if (have_interp)
+		fprintf(g, "set output '%s/interp.png'\n"
+			"set title 'The interpreter (JIT off, museum kernel, outline KASAN C): its "
+			"instructions per run over the JIT'\nset logscale y\nset yrange [1:*]\n"
+			"set ylabel 'interpreter / JIT (log)'\n"
+			"plot '%s/interp.dat' using 2:xtic(1) title 'over the JIT, checks off', '' using 3 "
+			"title 'over the JIT, inline checks'\n", dir, dir);
 	fclose(c);
 	fclose(j);
 	fclose(d);
@@ -465,14 +917,16 @@ static int compare(const char *path)
 
 int main(int argc, char **argv)
 {
-	const char *dir = NULL, *prev = NULL;
-	int opt, quiet = 0, m, rc = 0;
+	const char *dir = NULL, *prev = NULL, *interp = NULL, *moff = NULL;
+	int opt, quiet = 0, m, rc = 0, n;
 
-	while ((opt = getopt(argc, argv, "qo:C:")) != -1) {
+	while ((opt = getopt(argc, argv, "qo:C:i:m:")) != -1) {
 		switch (opt) {
 		case 'q': quiet = 1; break;
 		case 'o': dir = optarg; break;
 		case 'C': prev = optarg; break;
+		case 'i': interp = optarg; break;
+		case 'm': moff = optarg; break;
 		default:
 			goto usage;
 		}
@@ -481,6 +935,16 @@ int main(int argc, char **argv)
 		goto usage;
 	for (m = 0; m < NMODES; m++)
 		read_log(argv[optind + m], m);
+	if (interp) {
+		have_interp = 1;
+		read_log(interp, INTERP);
+	}
+	if (moff) {
+		if (!interp)
+			goto usage;
+		have_moff = 1;
+		read_log(moff, MOFF);
+	}
 	check();
 	if (errors) {
 		printf("error: %d problem(s) with the benchmark's figures (above)\n", errors);
@@ -494,6 +958,18 @@ int main(int argc, char **argv)
 		       "outline %.2f\n", NPROGS, NMODES, geomean(INLINE), geomean(UNMERGED),
 		       geomean(OUTLINE), micro_per_access(INLINE), micro_per_access(UNMERGED),
 		       micro_per_access(OUTLINE));
+	if (quiet)
+		printf("load cost complete: %d programs x %d modes; geomean ratio of the suite's "
+		       "loads inline %.3f, unmerged %.3f, outline %.3f\n", nloads, NMODES,
+		       load_geomean(INLINE, L_SUITE, NULL, &n),
+		       load_geomean(UNMERGED, L_SUITE, NULL, &n),
+		       load_geomean(OUTLINE, L_SUITE, NULL, &n));
+	if (quiet)
+		printf("whole system: traced getppid() inline %.3f, unmerged %.3f, outline %.3f "
+		       "of off's\n", sys_ratio(INLINE), sys_ratio(UNMERGED), sys_ratio(OUTLINE));
+	if (quiet && have_interp)
+		printf("interpreter complete: %d programs; geomean ratio of inline to the "
+		       "interpreter %.3f\n", NPROGS, interp_geomean(INLINE));
 	if (dir) {
 		FILE *t = create(dir, "table.txt");
 
@@ -506,7 +982,7 @@ int main(int argc, char **argv)
 		compare(prev);
 	return rc;
 usage:
-	fprintf(stderr, "usage: %s [-q] [-o OUTDIR] [-C PREVIOUS.csv] OFF.log OUTLINE.log "
-		"UNMERGED.log INLINE.log\n", argv[0]);
+	fprintf(stderr, "usage: %s [-q] [-o OUTDIR] [-C PREVIOUS.csv] [-i INTERP.log "
+		"[-m MUSEUM-OFF.log]] OFF.log OUTLINE.log UNMERGED.log INLINE.log\n", argv[0]);
 	return 2;
 }

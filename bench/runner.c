@@ -13,6 +13,12 @@
  *    checks in it: calls to __asan_{load,store}N (outline) or to the inline
  *    checks' slow paths __bpf_jit_kasan_{load,store}N (each inline check
  *    has exactly one), like the e2e suite's audit.
+ *  - times its load: libbpf's own BPF_PROG_LOAD of it (verifier and JIT),
+ *    LOADS times, the smallest (see load_timed()); the same for every
+ *    program of each CORPUS object (-L, repeatable) loaded after the
+ *    benchmark's own.
+ *  - the whole system: instructions per getppid() in a loop, bare and with
+ *    a tracing program on sys_enter (see system_run()).
  *  - counts the checks it executes per run, in a separate pass after the
  *    timed ones: perf execute breakpoints on those sixteen entry points,
  *    the program run COUNT times, minus the hits of an empty program of
@@ -28,11 +34,22 @@
  *   BJK-BENCH mode=M prog=P repeat=R passes=N insns=MIN insns_min=MIN
  *     insns_median=C insns_max=B bytes=J funcs=F static_checks=S outline_run=X slow_run=Y
  *     noise_run=Z checks_run=K retval=V
- * M is off, outline, inline, or unmerged (inline, bpf_jit_kasan_merge=0).
- * and KTAP: one "ok N P" per program that ran with the right result, whose
- * figures are all present and whose image matches the boot's mode.
+ *   BJK-BENCH-LOAD mode=M obj=O prog=P loads=L insns=MIN insns_max=MAX
+ *     bpf_insns=N
+ *   BJK-BENCH-SYS mode=M calls=C passes=N bare=B insns=T
+ * M is off, outline, inline, unmerged (inline, bpf_jit_kasan_merge=0), or
+ * interp (net.core.bpf_jit_enable=0, a kernel with the interpreter: no
+ * image and no check to count, only the runs and the loads are timed);
+ * O is "bench" or a corpus object's file name without ".bpf.o".
+ * And KTAP: one "ok N P" per program that ran with the right result, whose
+ * figures are all present and whose image matches the boot's mode, then
+ * "ok N system" when sys_enter counted every call of the loop, and
+ * "ok N load_cost" when every program of the benchmark and of each corpus
+ * object was loaded LOADS times.
  *
- *   bjk-bench [-k] [-r REPEAT] [-p PASSES] [-c COUNT] [-o BPF-OBJECT]
+ *   bjk-bench [-k] [-r REPEAT] [-p PASSES] [-c COUNT] [-l LOADS] [-o BPF-OBJECT]
+ *             [-L CORPUS-OBJECT]...
+ * (-c 0: no counting pass)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -515,14 +532,286 @@ static int count_sites(struct bench *b, int fd, int count)
 	return 0;
 }
 
+/* ---- load cost ------------------------------------------------------------ */
+
+/*
+ * What loading a program costs the kernel, the verifier and the JIT: the
+ * runner is linked with -Wl,--wrap=syscall, so libbpf's bpf() calls come
+ * through __wrap_syscall(). While load_obj is set (around the
+ * bpf_object__load() of an object being timed), each BPF_PROG_LOAD of one
+ * of its programs, with the attributes libbpf built (relocated insns, BTF,
+ * func and line info), is made load_n times in a row, each timed with
+ * CLOCK_MONOTONIC (guest instructions under -icount, the syscall's entry
+ * and exit included); libbpf gets the first copy's fd, the others are
+ * closed at once. The figure is the smallest: interrupts, and the deferred
+ * frees of the copies closed before, only add. libbpf's feature probes
+ * (unnamed programs) and failed loads pass through untimed.
+ */
+#define MAX_LOAD_RECS	512
+
+static struct load_rec {
+	const char *obj;
+	char prog[BPF_OBJ_NAME_LEN];
+	uint32_t insn_cnt;
+	int loads;
+	double min, max;
+} load_recs[MAX_LOAD_RECS];
+static int nload_recs;
+static struct bpf_object *load_obj;
+static const char *load_label;
+static int load_n = 5;
+
+long __real_syscall(long nr, ...);
+long __wrap_syscall(long nr, ...);
+
+static double mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e9 + t.tv_nsec;
+}
+
+/* Whether @name (the kernel's, at most 15 bytes) is a program of load_obj. */
+static bool load_is_prog(const char *name)
+{
+	struct bpf_program *p;
+
+	if (!name[0])
+		return false;
+	bpf_object__for_each_program(p, load_obj)
+		if (!strncmp(bpf_program__name(p), name, BPF_OBJ_NAME_LEN - 1))
+			return true;
+	return false;
+}
+
+static long load_timed(union bpf_attr *attr, unsigned long size)
+{
+	struct load_rec *r = NULL;
+	long fd, first = -1;
+	double t;
+	int i;
+
+	for (i = 0; i < load_n; i++) {
+		t = mono_ns();
+		fd = __real_syscall(__NR_bpf, BPF_PROG_LOAD, attr, size);
+		t = mono_ns() - t;
+		if (fd < 0) {
+			if (i == 0)
+				return fd;	/* errno is the kernel's, for libbpf */
+			bjk_out("# error: load %d of %s: %s", i + 1, attr->prog_name,
+				strerror(errno));
+			break;
+		}
+		if (i == 0) {
+			first = fd;
+			if (nload_recs == MAX_LOAD_RECS) {
+				bjk_out("# error: more than %d programs to time", MAX_LOAD_RECS);
+				return first;
+			}
+			r = &load_recs[nload_recs++];
+			r->obj = load_label;
+			memcpy(r->prog, attr->prog_name, sizeof(r->prog));
+			r->prog[sizeof(r->prog) - 1] = '\0';
+			r->insn_cnt = attr->insn_cnt;
+			r->min = r->max = t;
+		} else if (r) {
+			close(fd);
+			r->min = fmin(r->min, t);
+			r->max = fmax(r->max, t);
+		}
+		r->loads = i + 1;
+	}
+	return first;
+}
+
+long __wrap_syscall(long nr, ...)
+{
+	long a[6];
+	va_list ap;
+	int i;
+
+	va_start(ap, nr);
+	for (i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (nr == __NR_bpf && a[0] == BPF_PROG_LOAD && load_obj &&
+	    load_is_prog(((union bpf_attr *)a[1])->prog_name))
+		return load_timed((union bpf_attr *)a[1], a[2]);
+	return __real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+/* bpf_object__load(@o) with every program's load timed, as @label. */
+static int load_object(struct bpf_object *o, const char *label)
+{
+	int err;
+
+	load_obj = o;
+	load_label = label;
+	err = bpf_object__load(o);
+	load_obj = NULL;
+	return err;
+}
+
+/* The records of @label's programs; how many, -1 if one has too few loads. */
+static int load_report(const char *mode, const char *label)
+{
+	int i, n = 0;
+
+	for (i = 0; i < nload_recs; i++) {
+		struct load_rec *r = &load_recs[i];
+
+		if (strcmp(r->obj, label))
+			continue;
+		if (r->loads != load_n || r->min <= 0) {
+			bjk_out("# error: %s %s: %d of %d loads timed", label, r->prog, r->loads,
+				load_n);
+			return -1;
+		}
+		bjk_out("BJK-BENCH-LOAD mode=%s obj=%s prog=%s loads=%d insns=%.0f "
+			"insns_max=%.0f bpf_insns=%u", mode, label, r->prog, r->loads, r->min,
+			r->max, r->insn_cnt);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The corpus: each object of @paths opened from its file and loaded with
+ * its programs timed, then closed. The KTAP case: whether the benchmark's
+ * programs and every corpus object's were all timed.
+ */
+static bool load_corpus(const char *mode, char **paths, int npaths)
+{
+	bool ok = load_report(mode, "bench") >= 0;
+	int i, j;
+
+	for (i = 0; ok && i < NBENCH; i++) {
+		for (j = 0; j < nload_recs; j++)
+			if (!strcmp(load_recs[j].obj, "bench") &&
+			    !strcmp(load_recs[j].prog, benches[i].name))
+				break;
+		if (j == nload_recs) {
+			bjk_out("# error: the load of %s was not timed", benches[i].name);
+			ok = false;
+		}
+	}
+	for (i = 0; i < npaths; i++) {
+		const char *base = strrchr(paths[i], '/') ? strrchr(paths[i], '/') + 1 : paths[i];
+		char *label = strndup(base, strcspn(base, "."));
+		struct bpf_object *c = bpf_object__open_file(paths[i], NULL);
+		int n;
+
+		if (!c || load_object(c, label)) {
+			bjk_out("# error: corpus object %s did not load", paths[i]);
+			ok = false;
+		} else if ((n = load_report(mode, label)) < 1) {
+			bjk_out("# error: corpus object %s: no program's load timed", paths[i]);
+			ok = false;
+		}
+		bpf_object__close(c);
+	}
+	return ok;
+}
+
+/* ---- the whole system: a syscall loop, sys_enter traced ------------------ */
+
+/*
+ * getppid() SYS_CALLS times a pass, timed with CLOCK_MONOTONIC, the
+ * smallest of SYS_PASSES passes per syscall (a pass is well under a timer
+ * tick's 4M instructions, and interrupts only add): first with nothing
+ * attached, the bare syscall, then with bench.bpf.c's sys_enter attached to
+ * the raw tracepoint, which must have counted every call.
+ */
+#define SYS_CALLS	256
+#define SYS_PASSES	30
+
+static struct {
+	double bare, traced;
+	bool failed;
+	char why[160];
+} sys_fig;
+
+static double sys_pass_min(void)
+{
+	double best = INFINITY, t;
+	int p, i;
+
+	for (p = 0; p < SYS_PASSES; p++) {
+		t = mono_ns();
+		for (i = 0; i < SYS_CALLS; i++)
+			getppid();
+		best = fmin(best, (mono_ns() - t) / SYS_CALLS);
+	}
+	return best;
+}
+
+static void sys_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (sys_fig.failed)
+		return;
+	sys_fig.failed = true;
+	va_start(ap, fmt);
+	vsnprintf(sys_fig.why, sizeof(sys_fig.why), fmt, ap);
+	va_end(ap);
+}
+
+static void system_run(struct bpf_object *o)
+{
+	struct bpf_program *p = bpf_object__find_program_by_name(o, "sys_enter");
+	uint32_t zero = 0, pid = getpid(), key = __NR_getppid & 511;
+	struct { uint64_t calls, last_id; uint32_t pid, cpu; } st = {}, last = {};
+	const uint64_t want = SYS_CALLS * SYS_PASSES;
+	struct bpf_link *l;
+
+	if (!p) {
+		sys_fail("program sys_enter not in the object");
+		return;
+	}
+	update(map_fd(o, "sys_pid"), &zero, &pid, "sys_pid");
+	update(map_fd(o, "sys_calls"), &key, &st, "sys_calls");
+	sys_fig.bare = sys_pass_min();
+	l = bpf_program__attach(p);
+	if (!l) {
+		sys_fail("attaching sys_enter: %s", strerror(errno));
+		return;
+	}
+	sys_fig.traced = sys_pass_min();
+	bpf_link__destroy(l);
+	if (bpf_map_lookup_elem(map_fd(o, "sys_calls"), &key, &st) ||
+	    bpf_map_lookup_elem(map_fd(o, "sys_last"), &pid, &last))
+		sys_fail("sys_enter's maps: %s", strerror(errno));
+	else if (st.calls != want || last.calls != want || last.last_id != __NR_getppid)
+		sys_fail("sys_enter counted %llu and %llu calls (last %llu), want %llu of getppid",
+			 (unsigned long long)st.calls, (unsigned long long)last.calls,
+			 (unsigned long long)last.last_id, (unsigned long long)want);
+	else if (!(sys_fig.bare > 0 && sys_fig.traced > sys_fig.bare))
+		sys_fail("instructions per syscall: %.0f bare, %.0f traced", sys_fig.bare,
+			 sys_fig.traced);
+}
+
 /* ---- main ----------------------------------------------------------------- */
 
-/* off, outline, inline, or "unmerged": inline with bpf_jit_kasan_merge=0 */
+/*
+ * off, outline, inline, or "unmerged": inline with bpf_jit_kasan_merge=0;
+ * "interp" when the JIT is off (net.core.bpf_jit_enable=0).
+ */
 static const char *boot_mode(void)
 {
 	static char mode[32] = "inline";	/* the kernel's default */
 	char cmd[4096], *p;
-	FILE *f = fopen("/proc/cmdline", "r");
+	FILE *f = fopen("/proc/sys/net/core/bpf_jit_enable", "r");
+
+	if (f) {
+		int c = fgetc(f);
+
+		fclose(f);
+		if (c == '0')
+			return "interp";
+	}
+	f = fopen("/proc/cmdline", "r");
 
 	if (f) {
 		if (fgets(cmd, sizeof(cmd), f) && (p = strstr(cmd, "bpf_jit_kasan=")))
@@ -540,46 +829,59 @@ static const char *boot_mode(void)
 
 int main(int argc, char **argv)
 {
-	int repeat = 1000, passes = 3, count = 20, opt, i, nfail = 0;
+	int repeat = 1000, passes = 3, count = 20, opt, i, nfail = 0, ncorpus = 0;
 	int fd_empty[NPTYPES] = { -1, -1, -1 };
 	double noise[NPTYPES][2] = {};
 	const char *obj_path = NULL, *mode;
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = "bench");
+	char *corpus[64];
 	struct bpf_object *o;
-	bool counting;
+	bool counting, want_count, interp, loads_ok;
 
-	while ((opt = getopt(argc, argv, "kr:p:c:o:")) != -1) {
+	while ((opt = getopt(argc, argv, "kr:p:c:l:o:L:")) != -1) {
 		switch (opt) {
 		case 'k': bjk_out_to_kmsg(); break;
 		case 'r': repeat = atoi(optarg); break;
 		case 'p': passes = atoi(optarg); break;
 		case 'c': count = atoi(optarg); break;
+		case 'l': load_n = atoi(optarg); break;
 		case 'o': obj_path = optarg; break;
+		case 'L':
+			if (ncorpus == (int)(sizeof(corpus) / sizeof(corpus[0]))) {
+				fprintf(stderr, "bjk-bench: too many -L\n");
+				return 2;
+			}
+			corpus[ncorpus++] = optarg;
+			break;
 		default:
-			fprintf(stderr, "usage: %s [-k] [-r REPEAT] [-p PASSES] [-c COUNT] [-o OBJ]\n",
-				argv[0]);
+			fprintf(stderr, "usage: %s [-k] [-r REPEAT] [-p PASSES] [-c COUNT] [-l LOADS] "
+				"[-o OBJ] [-L CORPUS-OBJ]...\n", argv[0]);
 			return 2;
 		}
 	}
-	if (repeat < 1 || passes < 1 || passes > 64 || count < 1) {
-		fprintf(stderr, "bjk-bench: bad -r/-p/-c\n");
+	if (repeat < 1 || passes < 1 || passes > 64 || count < 0 || load_n < 1) {
+		fprintf(stderr, "bjk-bench: bad -r/-p/-c/-l\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	libbpf_set_print(bjk_libbpf_print);
 	mode = boot_mode();
+	interp = !strcmp(mode, "interp");
 	make_packet();
 	kallsyms_checks();
 
 	bjk_out("KTAP version 1");
-	bjk_out("1..%d", NBENCH);
+	bjk_out("1..%d", NBENCH + 2);
 	if (obj_path)
-		o = bpf_object__open_file(obj_path, NULL);
+		o = bpf_object__open_file(obj_path, &oo);
 	else
-		o = bpf_object__open_mem(bjk_bpf_obj, bjk_bpf_obj_end - bjk_bpf_obj, NULL);
-	if (!o || bpf_object__load(o)) {
+		o = bpf_object__open_mem(bjk_bpf_obj, bjk_bpf_obj_end - bjk_bpf_obj, &oo);
+	if (!o || load_object(o, "bench")) {
 		bjk_out("# error: loading the BPF object failed (see libbpf's messages above)");
 		for (i = 0; i < NBENCH; i++)
 			bjk_out("not ok %d %s # the object did not load", i + 1, benches[i].name);
+		bjk_out("not ok %d system # the object did not load", NBENCH + 1);
+		bjk_out("not ok %d load_cost # the object did not load", NBENCH + 2);
 		return 1;
 	}
 	fill_maps(o);
@@ -589,7 +891,8 @@ int main(int argc, char **argv)
 	fd_empty[XDP] = bpf_program__fd(bpf_object__find_program_by_name(o, "xdp_empty"));
 	fd_empty[TC] = bpf_program__fd(bpf_object__find_program_by_name(o, "tc_empty"));
 	fd_empty[RAWTP] = bpf_program__fd(bpf_object__find_program_by_name(o, "raw_tp_empty"));
-	bjk_out("# mode %s, repeat %d, passes %d, count %d", mode, repeat, passes, count);
+	bjk_out("# mode %s, repeat %d, passes %d, count %d, loads %d, corpus objects %d", mode,
+		repeat, passes, count, load_n, ncorpus);
 
 	/* Timed passes first, with no breakpoint armed anywhere. */
 	for (i = 0; i < NBENCH; i++) {
@@ -600,12 +903,19 @@ int main(int argc, char **argv)
 			bfail(b, "program not in the object");
 			continue;
 		}
-		image(b, bpf_program__fd(p));
+		if (!interp)	/* the interpreter has no image */
+			image(b, bpf_program__fd(p));
 		timed(b, bpf_program__fd(p), repeat, passes);
 	}
 
-	/* Then the counting pass: the empty programs give test_run's own share. */
-	counting = true;
+	/*
+	 * Then the counting pass: the empty programs give test_run's own share.
+	 * Not under the interpreter: no JITed check to count, and the entry
+	 * points' breakpoints would count the C code's own; nor with -c 0 (a
+	 * kernel whose C has outline KASAN: the same).
+	 */
+	want_count = !interp && count > 0;
+	counting = want_count;
 	for (i = 0; counting && i < NPTYPES; i++)
 		if (count_pass(fd_empty[i], i, count, &noise[i][0], &noise[i][1]))
 			counting = false;
@@ -614,7 +924,7 @@ int main(int argc, char **argv)
 		struct bpf_program *p = bpf_object__find_program_by_name(o, b->name);
 		double ho, hs;
 
-		if (!p || b->failed)
+		if (!p || b->failed || !want_count)
 			continue;
 		if (!counting) {
 			bfail(b, "executed checks not counted (no breakpoints)");
@@ -637,7 +947,7 @@ int main(int argc, char **argv)
 		struct bench *b = &benches[i];
 
 		/* The image must be what the boot's mode makes. */
-		if (!b->failed) {
+		if (!b->failed && !interp) {
 			bool off = !strcmp(mode, "off"), outl = !strcmp(mode, "outline");
 			bool none = !strcmp(b->name, "micro0");
 
@@ -679,8 +989,25 @@ int main(int argc, char **argv)
 			    i + 1, b->name, b->insns, b->bytes, b->nchecks + b->nslow);
 		}
 	}
+	/* The whole system; last, the loads (the programs above are loaded). */
+	system_run(o);
+	if (sys_fig.failed) {
+		nfail++;
+		bjk_out("not ok %d system # %s", NBENCH + 1, sys_fig.why);
+	} else {
+		bjk_out("BJK-BENCH-SYS mode=%s calls=%d passes=%d bare=%.0f insns=%.0f", mode,
+			SYS_CALLS, SYS_PASSES, sys_fig.bare, sys_fig.traced);
+		bjk_out("ok %d system # getppid(): %.0f insns bare, %.0f with sys_enter", NBENCH + 1,
+			sys_fig.bare, sys_fig.traced);
+	}
+	loads_ok = load_corpus(mode, corpus, ncorpus);
+	if (!loads_ok)
+		nfail++;
+	bjk_out("%s %d load_cost # %d loads each, %d programs of the benchmark and %d corpus "
+		"object(s)", loads_ok ? "ok" : "not ok", NBENCH + 2, load_n, NBENCH, ncorpus);
 	bjk_out("# ring buffer events drained: %ld", rb_events);
-	bjk_out("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0", NBENCH - nfail, nfail);
+	bjk_out("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0", NBENCH + 2 - nfail,
+		nfail);
 	ring_buffer__free(rb);
 	bpf_object__close(o);
 	return nfail ? 1 : 0;

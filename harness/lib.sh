@@ -127,13 +127,14 @@ image_path() {
 }
 
 # The tests/<suite>/build.sh of the kernel's image: the museum's kernel has
-# only the museum; the series' kernel all others.
+# only the museum and the benchmark (make bench times the interpreter
+# there); the series' kernel all but the museum.
 suite_builds() {
 	local b
 	for b in "$BJK_ROOT"/tests/*/build.sh; do
 		[ -f "$b" ] || continue
 		if [ "$VARIANT" = museum ]; then
-			[[ "$b" == */tests/museum/build.sh ]] || continue
+			[[ "$b" == */tests/museum/build.sh || "$b" == */tests/bench/build.sh ]] || continue
 		else
 			[[ "$b" != */tests/museum/build.sh ]] || continue
 		fi

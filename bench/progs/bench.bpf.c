@@ -536,6 +536,68 @@ int trace_args(__u64 *ctx)
 	return 0;
 }
 
+/* ---- sys_enter: the whole system, a syscall loop traced ----------------- */
+
+struct sys_stat {
+	__u64 calls, last_id;
+	__u32 pid, cpu;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 512);
+	__uint(map_flags, BPF_F_ZERO_SEED);	/* see counters */
+	__type(key, __u32);
+	__type(value, struct sys_stat);
+} sys_calls SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 64);
+	__uint(map_flags, BPF_F_ZERO_SEED);
+	__type(key, __u32);
+	__type(value, struct sys_stat);
+} sys_last SEC(".maps");
+
+/* The process whose calls count: the runner's (it writes element 0). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} sys_pid SEC(".maps");
+
+/*
+ * A syscall monitor, attached to the raw tracepoint sys_enter (arguments:
+ * regs, syscall number) while the runner calls getppid() in a loop: for
+ * each call of the runner's process, a count in the hash map value of the
+ * syscall's number (the runner creates the element) and the process's last
+ * call written into another hash map (bpf_map_update_elem: a map update
+ * on every call). Not run by test_run: the runner times the loop.
+ */
+SEC("raw_tp/sys_enter")
+int sys_enter(__u64 *ctx)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32, zero = 0, key;
+	struct sys_stat *s, n = {};
+	__u32 *want = bpf_map_lookup_elem(&sys_pid, &zero);
+
+	if (!want || *want != pid)
+		return 0;
+	key = ctx[1] & 511;
+	s = bpf_map_lookup_elem(&sys_calls, &key);
+	if (!s)
+		return 0;
+	__sync_fetch_and_add(&s->calls, 1);
+	s->last_id = ctx[1];
+	n.calls = s->calls;
+	n.last_id = ctx[1];
+	n.pid = pid;
+	n.cpu = bpf_get_smp_processor_id();
+	bpf_map_update_elem(&sys_last, &pid, &n, BPF_ANY);
+	return 0;
+}
+
 /* ---- baselines for the check count: the same program types, no work ---- */
 
 SEC("xdp")

@@ -4,8 +4,9 @@
 # the benchmark's quick form checks across its four boots (bench-off,
 # bench-outline, bench-unmerged, bench-inline of tests/boots) that every
 # figure is there and consistent (bench/report.c -q: merged checks no more
-# than unmerged ones, no slow path taken), and appends one row to
-# RUNDIR/results.tsv. Not a speed test: the figures are not judged.
+# than unmerged ones, no slow path taken, every load timed in every mode),
+# with the interpreter's boot (bench-interp) when it ran, and appends one
+# row to RUNDIR/results.tsv. Not a speed test: the figures are not judged.
 set -euo pipefail
 . "$(dirname "$0")/../../harness/lib.sh"
 
@@ -21,11 +22,17 @@ if [ "$have" -ne ${#logs[@]} ]; then
 	printf 'bench\tfigures\t0\t0\t1\t0.0\tneeds all four bench-* boots\n' >>"$run/results.tsv"
 	exit 0
 fi
+what="all programs x 4 modes, loads"
+interp=()
+if [ -f "$run/bench-interp.log" ]; then
+	interp=(-i "$run/bench-interp.log")
+	what="$what, interpreter"
+fi
 # bench/report.c, built by harness/tools.sh (harness/judge.sh runs it first)
 report=$TOOLS/bjk-bench-report
-if "$report" -q "${logs[@]}" >"$run/bench-figures.txt" 2>&1; then
+if "$report" -q "${interp[@]}" "${logs[@]}" >"$run/bench-figures.txt" 2>&1; then
 	sed 's/^/  /' "$run/bench-figures.txt"
-	printf 'bench\tfigures\t1\t0\t0\t0.0\t%s\n' "all programs x 4 modes" >>"$run/results.tsv"
+	printf 'bench\tfigures\t1\t0\t0\t0.0\t%s\n' "$what" >>"$run/results.tsv"
 else
 	sed 's/^/  /' "$run/bench-figures.txt"
 	printf 'bench\tfigures\t0\t1\t0\t0.0\t%s\n' \

@@ -801,7 +801,7 @@ static void system_run(struct bpf_object *o)
 static const char *boot_mode(void)
 {
 	static char mode[32] = "inline";	/* the kernel's default */
-	char cmd[4096], *p;
+	const char *arg = getenv("BJK_JIT_KASAN");	/* guest/init's */
 	FILE *f = fopen("/proc/sys/net/core/bpf_jit_enable", "r");
 
 	if (f) {
@@ -811,13 +811,8 @@ static const char *boot_mode(void)
 		if (c == '0')
 			return "interp";
 	}
-	f = fopen("/proc/cmdline", "r");
-
-	if (f) {
-		if (fgets(cmd, sizeof(cmd), f) && (p = strstr(cmd, "bpf_jit_kasan=")))
-			sscanf(p + strlen("bpf_jit_kasan="), "%31[a-z]", mode);
-		fclose(f);
-	}
+	if (arg)
+		snprintf(mode, sizeof(mode), "%s", arg);
 	f = fopen("/sys/module/kernel/parameters/bpf_jit_kasan_merge", "r");
 	if (f) {
 		if (!strcmp(mode, "inline") && fgetc(f) == 'N')

@@ -27,6 +27,7 @@ trap 'rm -rf "$work"' EXIT
 	echo "nod /dev/console 0600 0 0 c 5 1"
 	echo "file /bin/busybox $busybox 0755 0 0"
 	echo "file /init $BJK_ROOT/guest/init 0755 0 0"
+	echo "file /lib/bjk.sh $BJK_ROOT/guest/lib.sh 0644 0 0"
 	for t in "$BJK_ROOT"/tests/*.sh; do
 		echo "file /tests/$(basename "$t") $t 0644 0 0"
 	done

@@ -9,34 +9,23 @@
 #     /selftests/NAME.bpf.o (the selftests suite's, in the series' image)
 #   bjk.bench_jit=0  the JIT off (net.core.bpf_jit_enable=0): the
 #     interpreter runs the programs (a kernel without BPF_JIT_ALWAYS_ON)
+. /lib/bjk.sh
 b=/bench/bjk-bench
-if [ ! -x "$b" ]; then
-	echo "BJK-ERROR: bench: $b is not in the image" >/dev/kmsg
+bjk_need bench "$b"
+r=200 p=2 c=5 l=1
+if [ -n "${BJK_BENCH:-}" ]; then
+	# shellcheck disable=SC2046 # three or four numbers
+	set -- $(echo "$BJK_BENCH" | tr , ' ')
+	r=$1 p=$2 c=$3 l=${4:-$l}
+fi
+corpus=
+for n in $(echo "${BJK_BENCH_CORPUS:-}" | tr , ' '); do
+	corpus="$corpus -L /selftests/$n.bpf.o"
+done
+if [ "${BJK_BENCH_JIT:-}" = 0 ] && ! echo 0 >/proc/sys/net/core/bpf_jit_enable; then
+	bjk_error "bench: cannot turn the JIT off (a kernel with BPF_JIT_ALWAYS_ON?)"
 	exit 2
 fi
-r=200 p=2 c=5 l=1
-corpus=
-for arg in $(cat /proc/cmdline); do
-	case "$arg" in
-	bjk.bench=*)
-		v=$(echo "${arg#bjk.bench=}" | tr , ' ')
-		# shellcheck disable=SC2086 # three or four numbers
-		set -- $v
-		r=$1 p=$2 c=$3 l=${4:-$l}
-		;;
-	bjk.bench_corpus=*)
-		for n in $(echo "${arg#bjk.bench_corpus=}" | tr , ' '); do
-			corpus="$corpus -L /selftests/$n.bpf.o"
-		done
-		;;
-	bjk.bench_jit=0)
-		if ! echo 0 >/proc/sys/net/core/bpf_jit_enable; then
-			echo "BJK-ERROR: bench: cannot turn the JIT off (a kernel with BPF_JIT_ALWAYS_ON?)" >/dev/kmsg
-			exit 2
-		fi
-		;;
-	esac
-done
 # JIT images need kallsyms entries for jited_ksyms (the static check count).
 echo 1 >/proc/sys/net/core/bpf_jit_kallsyms
 # shellcheck disable=SC2086 # -L PATH pairs

@@ -2,13 +2,9 @@
 # in JITed BPF (tests/e2e/). Loads the test module, runs the runner, which
 # prints KTAP through /dev/kmsg (one line per case) and frames every case
 # that expects KASAN reports with BJK-EXPECT-BEGIN/END for the splat scan.
+. /lib/bjk.sh
 dir=/e2e
-for f in "$dir/bjk_e2e.ko" "$dir/bjk-e2e"; do
-	if [ ! -f "$f" ]; then
-		echo "BJK-ERROR: e2e: $f is not in the image" >/dev/kmsg
-		exit 2
-	fi
-done
+bjk_need e2e "$dir/bjk_e2e.ko" "$dir/bjk-e2e"
 echo 1 >/proc/sys/net/core/bpf_jit_kallsyms
 insmod "$dir/bjk_e2e.ko" || exit 2
 if [ -x /vm/bjk-decode ]; then

@@ -3,9 +3,7 @@
 # clean errors, and every program that loads fully checked. KTAP through
 # /dev/kmsg. A leaks suite after it in the same boot finds what the failed
 # loads left behind.
+. /lib/bjk.sh
 b=/stress/bjk-faults
-if [ ! -x "$b" ]; then
-	echo "BJK-ERROR: faults: $b is not in the image" >/dev/kmsg
-	exit 2
-fi
+bjk_need faults "$b"
 "$b" -k

@@ -6,19 +6,10 @@
 # off: the interpreter runs the programs). With checks on, the decoder
 # watches (tests/museum/post.sh compares its instruction with the runner's).
 # KTAP through /dev/kmsg.
+. /lib/bjk.sh
 dir=/museum
-for f in "$dir/bjk-museum" "$dir/bjk-decode"; do
-	if [ ! -x "$f" ]; then
-		echo "BJK-ERROR: museum: $f is not in the image" >/dev/kmsg
-		exit 2
-	fi
-done
-mode=
-for arg in $(cat /proc/cmdline); do
-	case "$arg" in
-	bjk.museum=*) mode=${arg#bjk.museum=} ;;
-	esac
-done
+bjk_need museum "$dir/bjk-museum" "$dir/bjk-decode"
+mode=${BJK_MUSEUM:-}
 case "$mode" in
 off | inline | outline) ;;
 interp)

@@ -9,10 +9,8 @@
 # lines count: a line that did not come fails a case of its own.
 mod=/lib/modules/test_bpf.ko
 log=/tmp/test_bpf.kmsg
-if [ ! -f "$mod" ]; then
-	echo "BJK-ERROR: test_bpf: $mod is not in the image" >/dev/kmsg
-	exit 2
-fi
+. /lib/bjk.sh
+bjk_need test_bpf "$mod"
 
 # /dev/kmsg from the oldest record on (the ring buffer is too small for all
 # the module prints, the reader is not), up to the end marker.

@@ -36,7 +36,7 @@ deny=$(cat test_progs.deny 2>/dev/null)
 # bjk.progs= on the kernel command line (tests/boots) splits the tests over
 # two boots: "verifier" runs only the verifier_* tests, "other" all but them;
 # without it, all of them run.
-part=$(sed -n 's/.*bjk\.progs=\([^ ]*\).*/\1/p' /proc/cmdline)
+part=${BJK_PROGS:-}
 allow=
 case "$part" in
 verifier)

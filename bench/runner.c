@@ -735,14 +735,20 @@ static bool load_corpus(const char *mode, char **paths, int npaths)
 #define SYS_CALLS	256
 #define SYS_PASSES	30
 
-/* A whole-system workload's figures: per call or datagram, bare and traced. */
+/*
+ * A whole-system workload: its KTAP case, figure line (BJK-BENCH-TAG), unit
+ * and loop; its figures per call or datagram, bare and traced.
+ */
 struct workload {
+	const char *name, *tag, *unit, *what, *prog;
+	int per_pass, passes;
 	double bare, traced;
 	bool failed;
 	char why[160];
 };
 
-static struct workload sys_fig, net_fig;
+static struct workload sys_fig = { "system", "SYS", "calls", "getppid()", "sys_enter",
+				   SYS_CALLS, SYS_PASSES };
 
 static double sys_pass_min(void)
 {
@@ -822,10 +828,13 @@ static void system_run(struct bpf_object *o)
 #define NET_PASSES	30
 #define NET_LEN		64
 
-struct net_flow_key {	/* bench.bpf.c's */
+static struct workload net_fig = { "net", "NET", "datagrams", "a UDP datagram over lo", "tc",
+				   NET_DGRAMS, NET_PASSES };
+
+struct net_flow_key {	/* bench.bpf.c's struct flow_key */
 	uint32_t saddr, daddr;
 	uint16_t sport, dport;
-	uint32_t proto;
+	uint8_t proto, pad[3];
 };
 
 struct net_flow {
@@ -954,6 +963,20 @@ out:
 		close(tx);
 	if (rx >= 0)
 		close(rx);
+}
+
+/* A workload's figure line and its KTAP case @n; 1 when it failed. */
+static int wl_out(const struct workload *w, int n, const char *mode)
+{
+	if (w->failed) {
+		bjk_out("not ok %d %s # %s", n, w->name, w->why);
+		return 1;
+	}
+	bjk_out("BJK-BENCH-%s mode=%s %s=%d passes=%d bare=%.0f insns=%.0f", w->tag, mode,
+		w->unit, w->per_pass, w->passes, w->bare, w->traced);
+	bjk_out("ok %d %s # %s: %.0f insns bare, %.0f with %s", n, w->name, w->what, w->bare,
+		w->traced, w->prog);
+	return 0;
 }
 
 /* ---- main ----------------------------------------------------------------- */
@@ -1151,25 +1174,9 @@ int main(int argc, char **argv)
 	}
 	/* The whole system; last, the loads (the programs above are loaded). */
 	system_run(o);
-	if (sys_fig.failed) {
-		nfail++;
-		bjk_out("not ok %d system # %s", NBENCH + 1, sys_fig.why);
-	} else {
-		bjk_out("BJK-BENCH-SYS mode=%s calls=%d passes=%d bare=%.0f insns=%.0f", mode,
-			SYS_CALLS, SYS_PASSES, sys_fig.bare, sys_fig.traced);
-		bjk_out("ok %d system # getppid(): %.0f insns bare, %.0f with sys_enter", NBENCH + 1,
-			sys_fig.bare, sys_fig.traced);
-	}
+	nfail += wl_out(&sys_fig, NBENCH + 1, mode);
 	net_run(o);
-	if (net_fig.failed) {
-		nfail++;
-		bjk_out("not ok %d net # %s", NBENCH + 2, net_fig.why);
-	} else {
-		bjk_out("BJK-BENCH-NET mode=%s datagrams=%d passes=%d bare=%.0f insns=%.0f", mode,
-			NET_DGRAMS, NET_PASSES, net_fig.bare, net_fig.traced);
-		bjk_out("ok %d net # a UDP datagram over lo: %.0f insns bare, %.0f with tc",
-			NBENCH + 2, net_fig.bare, net_fig.traced);
-	}
+	nfail += wl_out(&net_fig, NBENCH + 2, mode);
 	loads_ok = load_corpus(mode, corpus, ncorpus);
 	if (!loads_ok)
 		nfail++;

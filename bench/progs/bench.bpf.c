@@ -609,12 +609,6 @@ struct udphdr {
 	__sum16 check;
 };
 
-struct net_flow_key {
-	__u32 saddr, daddr;
-	__u16 sport, dport;
-	__u32 proto;
-};
-
 struct net_flow {
 	__u64 packets[2], bytes[2];
 	__u32 last_len[2];
@@ -625,7 +619,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 256);
 	__uint(map_flags, BPF_F_ZERO_SEED);	/* see counters */
-	__type(key, struct net_flow_key);
+	__type(key, struct flow_key);	/* parse's */
 	__type(value, struct net_flow);
 } net_flows SEC(".maps");
 
@@ -659,7 +653,7 @@ static __always_inline int net_count_one(struct __sk_buff *skb, __u32 dir)
 	struct ethhdr *eth = data;
 	struct iphdr *ip = (void *)(eth + 1);
 	struct udphdr *udp = (void *)(ip + 1);
-	struct net_flow_key k = {};
+	struct flow_key k = {};
 	struct net_flow *f, nf = {};
 	__u64 *seen, *cnt;
 
@@ -670,11 +664,8 @@ static __always_inline int net_count_one(struct __sk_buff *skb, __u32 dir)
 	    (ip->ihl_version & 0xf) != 5 || ip->protocol != IPPROTO_UDP ||
 	    udp->dest != bpf_htons(NET_PORT))
 		return 0;
-	k.saddr = ip->saddr;
-	k.daddr = ip->daddr;
-	k.sport = udp->source;
-	k.dport = udp->dest;
-	k.proto = ip->protocol;
+	k = (struct flow_key){ .saddr = ip->saddr, .daddr = ip->daddr, .sport = udp->source,
+			       .dport = udp->dest, .proto = IPPROTO_UDP };
 	f = bpf_map_lookup_elem(&net_flows, &k);
 	if (!f) {
 		bpf_map_update_elem(&net_flows, &k, &nf, BPF_NOEXIST);

@@ -18,7 +18,9 @@
  *    program of each CORPUS object (-L, repeatable) loaded after the
  *    benchmark's own.
  *  - the whole system: instructions per getppid() in a loop, bare and with
- *    a tracing program on sys_enter (see system_run()).
+ *    a tracing program on sys_enter (see system_run()); instructions per
+ *    UDP datagram sent and received over lo, bare and with tc programs on
+ *    lo's egress and ingress (see net_run()).
  *  - counts the checks it executes per run, in a separate pass after the
  *    timed ones: perf execute breakpoints on those sixteen entry points,
  *    the program run COUNT times, minus the hits of an empty program of
@@ -37,13 +39,15 @@
  *   BJK-BENCH-LOAD mode=M obj=O prog=P loads=L insns=MIN insns_max=MAX
  *     bpf_insns=N
  *   BJK-BENCH-SYS mode=M calls=C passes=N bare=B insns=T
+ *   BJK-BENCH-NET mode=M datagrams=D passes=N bare=B insns=T
  * M is off, outline, inline, unmerged (inline, bpf_jit_kasan_merge=0), or
  * interp (net.core.bpf_jit_enable=0, a kernel with the interpreter: no
  * image and no check to count, only the runs and the loads are timed);
  * O is "bench" or a corpus object's file name without ".bpf.o".
  * And KTAP: one "ok N P" per program that ran with the right result, whose
  * figures are all present and whose image matches the boot's mode, then
- * "ok N system" when sys_enter counted every call of the loop, and
+ * "ok N system" when sys_enter counted every call of the loop, "ok N net"
+ * when net_egress and net_ingress each counted every datagram, and
  * "ok N load_cost" when every program of the benchmark and of each corpus
  * object was loaded LOADS times.
  *
@@ -62,6 +66,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <linux/bpf.h>
 #include <linux/hw_breakpoint.h>
@@ -70,6 +78,7 @@
 #include <bpf/libbpf.h>
 #include "bjk-checks.h"
 #include "bjk-out.h"
+#include "bjk-guest.h"
 #include "bjk-prog.h"
 
 
@@ -726,11 +735,20 @@ static bool load_corpus(const char *mode, char **paths, int npaths)
 #define SYS_CALLS	256
 #define SYS_PASSES	30
 
-static struct {
+/*
+ * A whole-system workload: its KTAP case, figure line (BJK-BENCH-TAG), unit
+ * and loop; its figures per call or datagram, bare and traced.
+ */
+struct workload {
+	const char *name, *tag, *unit, *what, *prog;
+	int per_pass, passes;
 	double bare, traced;
 	bool failed;
 	char why[160];
-} sys_fig;
+};
+
+static struct workload sys_fig = { "system", "SYS", "calls", "getppid()", "sys_enter",
+				   SYS_CALLS, SYS_PASSES };
 
 static double sys_pass_min(void)
 {
@@ -746,15 +764,15 @@ static double sys_pass_min(void)
 	return best;
 }
 
-static void sys_fail(const char *fmt, ...)
+static void wl_fail(struct workload *w, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (sys_fig.failed)
+	if (w->failed)
 		return;
-	sys_fig.failed = true;
+	w->failed = true;
 	va_start(ap, fmt);
-	vsnprintf(sys_fig.why, sizeof(sys_fig.why), fmt, ap);
+	vsnprintf(w->why, sizeof(w->why), fmt, ap);
 	va_end(ap);
 }
 
@@ -767,7 +785,7 @@ static void system_run(struct bpf_object *o)
 	struct bpf_link *l;
 
 	if (!p) {
-		sys_fail("program sys_enter not in the object");
+		wl_fail(&sys_fig, "program sys_enter not in the object");
 		return;
 	}
 	update(map_fd(o, "sys_pid"), &zero, &pid, "sys_pid");
@@ -775,21 +793,190 @@ static void system_run(struct bpf_object *o)
 	sys_fig.bare = sys_pass_min();
 	l = bpf_program__attach(p);
 	if (!l) {
-		sys_fail("attaching sys_enter: %s", strerror(errno));
+		wl_fail(&sys_fig, "attaching sys_enter: %s", strerror(errno));
 		return;
 	}
 	sys_fig.traced = sys_pass_min();
 	bpf_link__destroy(l);
 	if (bpf_map_lookup_elem(map_fd(o, "sys_calls"), &key, &st) ||
 	    bpf_map_lookup_elem(map_fd(o, "sys_last"), &pid, &last))
-		sys_fail("sys_enter's maps: %s", strerror(errno));
+		wl_fail(&sys_fig, "sys_enter's maps: %s", strerror(errno));
 	else if (st.calls != want || last.calls != want || last.last_id != __NR_getppid)
-		sys_fail("sys_enter counted %llu and %llu calls (last %llu), want %llu of getppid",
+		wl_fail(&sys_fig, "sys_enter counted %llu and %llu calls (last %llu), want %llu of getppid",
 			 (unsigned long long)st.calls, (unsigned long long)last.calls,
 			 (unsigned long long)last.last_id, (unsigned long long)want);
 	else if (!(sys_fig.bare > 0 && sys_fig.traced > sys_fig.bare))
-		sys_fail("instructions per syscall: %.0f bare, %.0f traced", sys_fig.bare,
+		wl_fail(&sys_fig, "instructions per syscall: %.0f bare, %.0f traced", sys_fig.bare,
 			 sys_fig.traced);
+}
+
+/* ---- the whole system: UDP datagrams over lo, tc on both hooks ----------- */
+
+/*
+ * NET_DGRAMS datagrams of NET_LEN bytes a pass, each sent on one UDP
+ * socket and received on another (bound to 127.0.0.1:NET_PORT) before the
+ * next is sent, timed with CLOCK_MONOTONIC, the smallest of NET_PASSES
+ * passes (a pass stays under a timer tick's 4M instructions): first with
+ * nothing attached, then with bench.bpf.c's net_egress and net_ingress on
+ * lo's clsact egress and ingress hooks, which must each have counted every
+ * datagram. On lo, sending a datagram runs its whole way to the receiving
+ * socket (the backlog's softirq on the way out of the send), so the loop
+ * times the send path, tc egress, lo, tc ingress, UDP receive and recv().
+ */
+#define NET_PORT	9998	/* bench.bpf.c's */
+#define NET_DGRAMS	32
+#define NET_PASSES	30
+#define NET_LEN		64
+
+static struct workload net_fig = { "net", "NET", "datagrams", "a UDP datagram over lo", "tc",
+				   NET_DGRAMS, NET_PASSES };
+
+struct net_flow_key {	/* bench.bpf.c's struct flow_key */
+	uint32_t saddr, daddr;
+	uint16_t sport, dport;
+	uint8_t proto, pad[3];
+};
+
+struct net_flow {
+	uint64_t packets[2], bytes[2];
+	uint32_t last_len[2], last_ifindex[2];
+};
+
+/* The smallest pass's instructions per datagram, or -1 (net_fig failed). */
+static double net_pass_min(int tx, int rx)
+{
+	char out[NET_LEN] = "bjk-bench", in[NET_LEN * 2];
+	double best = INFINITY, t;
+	ssize_t n;
+	int p, i;
+
+	for (p = 0; p < NET_PASSES; p++) {
+		t = mono_ns();
+		for (i = 0; i < NET_DGRAMS; i++) {
+			if (send(tx, out, NET_LEN, 0) != NET_LEN) {
+				wl_fail(&net_fig, "send: %s", strerror(errno));
+				return -1;
+			}
+			n = recv(rx, in, sizeof(in), 0);	/* SO_RCVTIMEO: 2 s */
+			if (n != NET_LEN) {
+				wl_fail(&net_fig, "recv: %zd bytes, want %d (%s)", n, NET_LEN,
+					n < 0 ? strerror(errno) : "short");
+				return -1;
+			}
+		}
+		best = fmin(best, (mono_ns() - t) / NET_DGRAMS);
+	}
+	return best;
+}
+
+/* The two sockets over lo: 0, or -1 (net_fig failed). */
+static int net_sockets(int *tx, int *rx, struct net_flow_key *k)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(NET_PORT),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct timeval tmo = { .tv_sec = 2 };
+	socklen_t len = sizeof(a);
+
+	*rx = socket(AF_INET, SOCK_DGRAM, 0);
+	*tx = socket(AF_INET, SOCK_DGRAM, 0);
+	if (*rx < 0 || *tx < 0 || bind(*rx, (struct sockaddr *)&a, sizeof(a)) ||
+	    setsockopt(*rx, SOL_SOCKET, SO_RCVTIMEO, &tmo, sizeof(tmo)) ||
+	    connect(*tx, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(*tx, (struct sockaddr *)&a, &len)) {
+		wl_fail(&net_fig, "the sockets on lo: %s", strerror(errno));
+		return -1;
+	}
+	k->saddr = k->daddr = htonl(INADDR_LOOPBACK);
+	k->sport = a.sin_port;
+	k->dport = htons(NET_PORT);
+	k->proto = IPPROTO_UDP;
+	return 0;
+}
+
+/* net_egress and net_ingress on lo's clsact hooks: 0, or -1 (net_fig failed). */
+static int net_attach(struct bpf_object *o, int lo)
+{
+	static const char *const name[2] = { "net_egress", "net_ingress" };
+	static const enum bpf_tc_attach_point at[2] = { BPF_TC_EGRESS, BPF_TC_INGRESS };
+	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = lo,
+		    .attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS);
+	int i, err = bpf_tc_hook_create(&hook);
+
+	if (err) {
+		wl_fail(&net_fig, "clsact on lo: %s", strerror(-err));
+		return -1;
+	}
+	for (i = 0; i < 2; i++) {
+		struct bpf_program *p = bpf_object__find_program_by_name(o, name[i]);
+		LIBBPF_OPTS(bpf_tc_opts, opts, .prog_fd = p ? bpf_program__fd(p) : -1);
+
+		hook.attach_point = at[i];
+		err = p ? bpf_tc_attach(&hook, &opts) : -ENOENT;
+		if (err) {
+			wl_fail(&net_fig, "attaching %s to lo: %s", name[i], strerror(-err));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void net_run(struct bpf_object *o)
+{
+	const uint64_t want = NET_DGRAMS * NET_PASSES;
+	int lo = if_nametoindex("lo"), tx = -1, rx = -1, d;
+	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = lo,
+		    .attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS);
+	struct net_flow_key k = {};
+	struct net_flow f = {};
+	uint64_t count[2] = {};
+
+	if (!lo || bjk_lo_up()) {
+		wl_fail(&net_fig, "bringing lo up: %s", strerror(errno));
+		return;
+	}
+	if (net_sockets(&tx, &rx, &k) || (net_fig.bare = net_pass_min(tx, rx)) < 0)
+		goto out;
+	if (!net_attach(o, lo))
+		net_fig.traced = net_pass_min(tx, rx);
+	bpf_tc_hook_destroy(&hook);	/* the qdisc and both filters */
+	if (net_fig.failed)
+		goto out;
+	for (d = 0; d < 2; d++) {
+		uint32_t key = d;
+
+		if (bpf_map_lookup_elem(map_fd(o, "net_count"), &key, &count[d]))
+			wl_fail(&net_fig, "net_count: %s", strerror(errno));
+	}
+	if (bpf_map_lookup_elem(map_fd(o, "net_flows"), &k, &f))
+		wl_fail(&net_fig, "the datagrams' flow not in net_flows: %s", strerror(errno));
+	else if (count[0] != want || count[1] != want || f.packets[0] != want ||
+		 f.packets[1] != want)
+		wl_fail(&net_fig, "egress and ingress counted %llu and %llu datagrams (flow: "
+			"%llu, %llu), want %llu", (unsigned long long)count[0],
+			(unsigned long long)count[1], (unsigned long long)f.packets[0],
+			(unsigned long long)f.packets[1], (unsigned long long)want);
+	else if (!(net_fig.bare > 0 && net_fig.traced > net_fig.bare))
+		wl_fail(&net_fig, "instructions per datagram: %.0f bare, %.0f traced",
+			net_fig.bare, net_fig.traced);
+out:
+	if (tx >= 0)
+		close(tx);
+	if (rx >= 0)
+		close(rx);
+}
+
+/* A workload's figure line and its KTAP case @n; 1 when it failed. */
+static int wl_out(const struct workload *w, int n, const char *mode)
+{
+	if (w->failed) {
+		bjk_out("not ok %d %s # %s", n, w->name, w->why);
+		return 1;
+	}
+	bjk_out("BJK-BENCH-%s mode=%s %s=%d passes=%d bare=%.0f insns=%.0f", w->tag, mode,
+		w->unit, w->per_pass, w->passes, w->bare, w->traced);
+	bjk_out("ok %d %s # %s: %.0f insns bare, %.0f with %s", n, w->name, w->what, w->bare,
+		w->traced, w->prog);
+	return 0;
 }
 
 /* ---- main ----------------------------------------------------------------- */
@@ -866,7 +1053,7 @@ int main(int argc, char **argv)
 	kallsyms_checks();
 
 	bjk_out("KTAP version 1");
-	bjk_out("1..%d", NBENCH + 2);
+	bjk_out("1..%d", NBENCH + 3);
 	if (obj_path)
 		o = bpf_object__open_file(obj_path, &oo);
 	else
@@ -876,7 +1063,8 @@ int main(int argc, char **argv)
 		for (i = 0; i < NBENCH; i++)
 			bjk_out("not ok %d %s # the object did not load", i + 1, benches[i].name);
 		bjk_out("not ok %d system # the object did not load", NBENCH + 1);
-		bjk_out("not ok %d load_cost # the object did not load", NBENCH + 2);
+		bjk_out("not ok %d net # the object did not load", NBENCH + 2);
+		bjk_out("not ok %d load_cost # the object did not load", NBENCH + 3);
 		return 1;
 	}
 	fill_maps(o);
@@ -986,22 +1174,16 @@ int main(int argc, char **argv)
 	}
 	/* The whole system; last, the loads (the programs above are loaded). */
 	system_run(o);
-	if (sys_fig.failed) {
-		nfail++;
-		bjk_out("not ok %d system # %s", NBENCH + 1, sys_fig.why);
-	} else {
-		bjk_out("BJK-BENCH-SYS mode=%s calls=%d passes=%d bare=%.0f insns=%.0f", mode,
-			SYS_CALLS, SYS_PASSES, sys_fig.bare, sys_fig.traced);
-		bjk_out("ok %d system # getppid(): %.0f insns bare, %.0f with sys_enter", NBENCH + 1,
-			sys_fig.bare, sys_fig.traced);
-	}
+	nfail += wl_out(&sys_fig, NBENCH + 1, mode);
+	net_run(o);
+	nfail += wl_out(&net_fig, NBENCH + 2, mode);
 	loads_ok = load_corpus(mode, corpus, ncorpus);
 	if (!loads_ok)
 		nfail++;
 	bjk_out("%s %d load_cost # %d loads each, %d programs of the benchmark and %d corpus "
-		"object(s)", loads_ok ? "ok" : "not ok", NBENCH + 2, load_n, NBENCH, ncorpus);
+		"object(s)", loads_ok ? "ok" : "not ok", NBENCH + 3, load_n, NBENCH, ncorpus);
 	bjk_out("# ring buffer events drained: %ld", rb_events);
-	bjk_out("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0", NBENCH + 2 - nfail,
+	bjk_out("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0", NBENCH + 3 - nfail,
 		nfail);
 	ring_buffer__free(rb);
 	bpf_object__close(o);

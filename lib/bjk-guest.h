@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Small pieces the guest's test programs share (after bjk-out.h):
- * writing a /proc or /sys knob, waiting for the decoder's watch, and (for
- * those that include libbpf's bpf.h first) a program's xlated insns.
+ * writing a /proc or /sys knob, waiting for the decoder's watch, bringing lo
+ * up, and (for those that include libbpf's bpf.h first) a program's xlated
+ * insns.
  *
  * Header only: each user is a single C file (static, built for the guest).
  */
@@ -13,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include "bjk-out.h"
 
 /* Write V to the knob at PATH: 0, or -1 (errno set). */
@@ -81,6 +85,23 @@ static inline const char *bjk_museum_args(int argc, char **argv)
 		     !strcmp(mode, "outline") || !strcmp(mode, "interp")))
 		return mode;
 	return NULL;
+}
+
+/* Bring the loopback device up (the guest's /init leaves it down): 0 or -1. */
+static inline int bjk_lo_up(void)
+{
+	struct ifreq ifr = {};
+	int s = socket(AF_INET, SOCK_DGRAM, 0), err = -1;
+
+	if (s < 0)
+		return -1;
+	strcpy(ifr.ifr_name, "lo");
+	if (!ioctl(s, SIOCGIFFLAGS, &ifr)) {
+		ifr.ifr_flags |= IFF_UP;
+		err = ioctl(s, SIOCSIFFLAGS, &ifr);
+	}
+	close(s);
+	return err;
 }
 
 #ifdef __LIBBPF_BPF_H

@@ -598,6 +598,105 @@ int sys_enter(__u64 *ctx)
 	return 0;
 }
 
+/* ---- net_egress, net_ingress: the whole system, datagrams over lo ------- */
+
+#define NET_PORT	9998	/* the runner's receiving socket (runner.c) */
+
+struct udphdr {
+	__be16 source;
+	__be16 dest;
+	__be16 len;
+	__sum16 check;
+};
+
+struct net_flow {
+	__u64 packets[2], bytes[2];
+	__u32 last_len[2];
+	__u32 last_ifindex[2];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__uint(map_flags, BPF_F_ZERO_SEED);	/* see counters */
+	__type(key, struct flow_key);	/* parse's */
+	__type(value, struct net_flow);
+} net_flows SEC(".maps");
+
+/* Datagrams to NET_PORT per direction (0 egress, 1 ingress): the runner's check. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, __u64);
+} net_count SEC(".maps");
+
+/* Every packet the programs see, per CPU and direction. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, __u64);
+} net_seen SEC(".maps");
+
+/*
+ * A flow monitor on lo's tc hooks while the runner sends UDP datagrams to
+ * itself over lo: every packet counted per CPU; for a datagram to
+ * NET_PORT, its flow (5-tuple) looked up in a hash map and created on the
+ * first (bpf_map_update_elem, BPF_NOEXIST), its packets and bytes added,
+ * and a count per direction the runner checks. Not run by test_run: the
+ * runner times the send and receive loop.
+ */
+static __always_inline int net_count_one(struct __sk_buff *skb, __u32 dir)
+{
+	void *data = (void *)(long)skb->data, *end = (void *)(long)skb->data_end;
+	struct ethhdr *eth = data;
+	struct iphdr *ip = (void *)(eth + 1);
+	struct udphdr *udp = (void *)(ip + 1);
+	struct flow_key k = {};
+	struct net_flow *f, nf = {};
+	__u64 *seen, *cnt;
+
+	seen = bpf_map_lookup_elem(&net_seen, &dir);
+	if (seen)
+		*seen += 1;
+	if ((void *)(udp + 1) > end || eth->h_proto != bpf_htons(ETH_P_IP) ||
+	    (ip->ihl_version & 0xf) != 5 || ip->protocol != IPPROTO_UDP ||
+	    udp->dest != bpf_htons(NET_PORT))
+		return 0;
+	k = (struct flow_key){ .saddr = ip->saddr, .daddr = ip->daddr, .sport = udp->source,
+			       .dport = udp->dest, .proto = IPPROTO_UDP };
+	f = bpf_map_lookup_elem(&net_flows, &k);
+	if (!f) {
+		bpf_map_update_elem(&net_flows, &k, &nf, BPF_NOEXIST);
+		f = bpf_map_lookup_elem(&net_flows, &k);
+		if (!f)
+			return 0;
+	}
+	__sync_fetch_and_add(&f->packets[dir & 1], 1);
+	__sync_fetch_and_add(&f->bytes[dir & 1], skb->len);
+	f->last_len[dir & 1] = bpf_ntohs(udp->len);
+	f->last_ifindex[dir & 1] = skb->ifindex;
+	cnt = bpf_map_lookup_elem(&net_count, &dir);
+	if (cnt)
+		__sync_fetch_and_add(cnt, 1);
+	return 0;
+}
+
+SEC("tc")
+int net_egress(struct __sk_buff *skb)
+{
+	net_count_one(skb, 0);
+	return 0;	/* TC_ACT_OK */
+}
+
+SEC("tc")
+int net_ingress(struct __sk_buff *skb)
+{
+	net_count_one(skb, 1);
+	return 0;
+}
+
 /* ---- baselines for the check count: the same program types, no work ---- */
 
 SEC("xdp")

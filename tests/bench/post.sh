@@ -4,7 +4,9 @@
 # the benchmark's quick form checks across its four boots (bench-off,
 # bench-outline, bench-unmerged, bench-inline of tests/boots) that every
 # figure is there and consistent (bench/report.c -q: merged checks no more
-# than unmerged ones, no slow path taken, every load timed in every mode),
+# than unmerged ones, no slow path taken, every load timed in every mode,
+# both whole-system workloads, getppid() and datagrams over lo, with their
+# programs costing something in every boot),
 # with the interpreter's boot (bench-interp) when it ran, and appends one
 # row to RUNDIR/results.tsv. Not a speed test: the figures are not judged.
 set -euo pipefail
@@ -22,7 +24,7 @@ if [ "$have" -ne ${#logs[@]} ]; then
 	printf 'bench\tfigures\t0\t0\t1\t0.0\tneeds all four bench-* boots\n' >>"$run/results.tsv"
 	exit 0
 fi
-what="all programs x 4 modes, loads"
+what="all programs x 4 modes, loads, getppid(), datagrams"
 interp=()
 if [ -f "$run/bench-interp.log" ]; then
 	interp=(-i "$run/bench-interp.log")

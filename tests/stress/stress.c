@@ -50,6 +50,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bjk-out.h"
+#include "bjk-guest.h"
 
 #define STRESS_PORT	9999
 #define RUN_REPEAT	64
@@ -235,22 +236,6 @@ static void *sender(void *arg __attribute__((unused)))
 	return NULL;
 }
 
-static int lo_up(void)
-{
-	struct ifreq ifr = {};
-	int s = socket(AF_INET, SOCK_DGRAM, 0), err = -1;
-
-	if (s < 0)
-		return -1;
-	strcpy(ifr.ifr_name, "lo");
-	if (!ioctl(s, SIOCGIFFLAGS, &ifr)) {
-		ifr.ifr_flags |= IFF_UP;
-		err = ioctl(s, SIOCSIFFLAGS, &ifr);
-	}
-	close(s);
-	return err;
-}
-
 static int prog(struct bpf_object *o, const char *name)
 {
 	struct bpf_program *p = bpf_object__find_program_by_name(o, name);
@@ -317,7 +302,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	lo = if_nametoindex("lo");
-	if (lo_up() || !lo || bpf_xdp_attach(lo, fd_lo, XDP_FLAGS_SKB_MODE, NULL)) {
+	if (bjk_lo_up() || !lo || bpf_xdp_attach(lo, fd_lo, XDP_FLAGS_SKB_MODE, NULL)) {
 		bjk_out("# error: generic XDP on lo: %s", strerror(errno));
 		return 1;
 	}

@@ -33,8 +33,8 @@
  * ingress.
  *
  * Prints the table; with -o writes OUTDIR/bench.{csv,json}, load.csv,
- * interp.csv (with -i) and the gnuplot input OUTDIR/{bench,load,interp}.dat
- * and OUTDIR/bench.gp. With -C compares the
+ * system.csv, interp.csv (with -i) and the gnuplot input
+ * OUTDIR/{bench,load,system,interp}.dat and OUTDIR/bench.gp. With -C compares the
  * instruction counts with an earlier run's CSV (repeatability). -q: the
  * consistency check only (make test's quick form), no table.
  *
@@ -791,6 +791,28 @@ static void system_files(FILE *j)
 	}
 }
 
+/*
+ * system.csv and system.dat: each whole-system workload, bare and traced,
+ * per mode, and for the chart its traced cost over off's.
+ */
+static void system_csv(const char *dir)
+{
+	FILE *c = create(dir, "system.csv"), *d = create(dir, "system.dat");
+	int w, m;
+
+	fprintf(c, "workload,mode,bare_insns,traced_insns,traced_ratio_to_off\n");
+	for (w = 0; w < NWL; w++) {
+		for (m = 0; m < NALL; m++)
+			if (shown(m))
+				fprintf(c, "%s,%s,%.0f,%.0f,%.4f\n", wld[w].json, label[m],
+					sysf[w][m].bare, sysf[w][m].traced, sys_ratio(w, m));
+		fprintf(d, "%s %.4f %.4f %.4f\n", wld[w].json, sys_ratio(w, OUTLINE),
+			sys_ratio(w, UNMERGED), sys_ratio(w, INLINE));
+	}
+	fclose(c);
+	fclose(d);
+}
+
 /* interp.csv, interp.dat and the JSON's "interp", with -i. */
 static void interp_files(const char *dir, FILE *j)
 {
@@ -877,6 +899,7 @@ static void write_files(const char *dir)
 		fig[0][OFF].req_repeat, fig[0][OFF].req_passes, spread());
 	load_files(dir, j);
 	system_files(j);
+	system_csv(dir);
 	interp_files(dir, j);
 	fprintf(j, "}\n");
 	fprintf(d, "geomean(%d) %.4f %.4f %.4f\n", NREAL, geomean(OUTLINE), geomean(UNMERGED),
@@ -896,6 +919,12 @@ static void write_files(const char *dir)
 		"and JIT), ratio to off'\nset yrange [0.9:*]\nset ylabel 'load instructions / off'\n"
 		"plot '%s/load.dat' using 2:xtic(1) title 'outline', '' using 3 title 'inline, "
 		"unmerged', '' using 4 title 'inline', 1 with lines lc rgb 'black' dt 2 notitle\n", dir, dir);
+	fprintf(g, "set output '%s/system.png'\n"
+		"set title 'The whole system: instructions per getppid() and per datagram, "
+		"traced, ratio to off'\nset yrange [0.9:*]\nset ylabel 'instructions / off'\n"
+		"plot '%s/system.dat' using 2:xtic(1) title 'outline', '' using 3 title 'inline, "
+		"unmerged', '' using 4 title 'inline', 1 with lines lc rgb 'black' dt 2 notitle\n",
+		dir, dir);
 	if (have_interp)
 		fprintf(g, "set output '%s/interp.png'\n"
 			"set title 'The interpreter (JIT off, museum kernel, outline KASAN C): its "

@@ -127,6 +127,6 @@ args=(-o "$run")
 if [ -f "$run/bench.gp" ]; then
 	gnuplot "$run/bench.gp" || rc=1
 fi
-note "bench: table $run/table.txt, $run/{bench,load,interp}.csv, $run/bench.json, $run/{bench,load,interp}.png"
+note "bench: table $run/table.txt, $run/{bench,load,system,interp}.csv, $run/bench.json, $run/{bench,load,system,interp}.png"
 note "bench: consoles $run/{$(IFS=,; echo "${modes[*]}")}.log (total $(since "$t0"))"
 [ "$rc" -eq 0 ] || die "bench: something failed (see above)"

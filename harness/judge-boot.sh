@@ -4,21 +4,21 @@
 # Reads RUNDIR/NAME.log (the console), NAME.log.status and NAME.log.secs;
 # judges each suite of SUITES (harness/src/suite.c; "kunit" through the
 # tree's kunit.py), against the same suite of boot BASELINE where given, and
-# scans the console for splats (harness/src/splat.c). Each suite's KTAP goes
-# to RUNDIR/ktap/NAME.SUITE.ktap (its failures and note to stdout); one row per verdict to
-# RUNDIR/results.tsv. Run by the judge stage, harness/judge.sh.
+# scans the console for splats (harness/src/splat.c). Each verdict is a KTAP
+# file, RUNDIR/ktap/NAME.{boot,SUITE,splat}.ktap (boot_verdicts in
+# harness/lib.sh); its failures and note go to stdout. Run by the judge
+# stage, harness/judge.sh.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 name=$1 suites=$2 run=$3 baseline=${4:-}
 log=$run/$name.log
-results=$run/results.tsv
 mkdir -p "$run/ktap"
 secs=$(cat "$log.secs" 2>/dev/null || echo 0.0)
 status=$(cat "$log.status" 2>/dev/null || echo "qemu.sh failed")
 case "$status" in
-"exit "*) printf '%s\tboot\t1\t0\t0\t%s\tguest %s\n' "$name" "$secs" "$status" >>"$results" ;;
-*) printf '%s\tboot\t0\t1\t0\t%s\t%s\n' "$name" "$secs" "$status" >>"$results" ;;
+"exit "*) verdict_one "$run/ktap/$name.boot.ktap" "$name" boot ok "$secs" "guest $status" ;;
+*) verdict_one "$run/ktap/$name.boot.ktap" "$name" boot not-ok "$secs" "$status" ;;
 esac
 
 # The suites the baseline boot ran (RUNDIR/boots): only those are compared.
@@ -34,25 +34,28 @@ fi
 verdict() { # SUITE [bjk-suite option...]
 	local s=$1 opts=()
 	shift
-	[[ "$bsuites" == *",$s,"* ]] && opts+=(-b "$baseline")
-	# The whole KTAP to the file; what failed and the suite's note shown.
+	[[ "$bsuites" == *",$s,"* ]] && opts+=(-b "$run/ktap/$baseline.$s.ktap")
+	# The whole KTAP to the file; what failed and the verdict line shown.
 	local rc=0
-	"$TOOLS/bjk-suite" "${opts[@]}" "$@" "$s" "$name" "$log" "$results" \
+	"$TOOLS/bjk-suite" "${opts[@]}" "$@" "$s" "$name" "$log" \
 		>"$run/ktap/$name.$s.ktap" || rc=$?
-	grep -E "^not ok |^# $s: " "$run/ktap/$name.$s.ktap" | head -n 40 || true
+	grep -E "^not ok |^# bjk-verdict " "$run/ktap/$name.$s.ktap" | head -n 40 || true
 	return "$rc"
 }
 scan() {
-	"$TOOLS/bjk-splat" "$name" "$log" "$results" | tee "$run/ktap/$name.splat.ktap"
+	"$TOOLS/bjk-splat" "$name" "$log" | tee "$run/ktap/$name.splat.ktap"
 }
-for s in $(echo "$suites" | tr ',' ' '); do
+for s in ${suites//,/ }; do
 	if [ "$s" = kunit ]; then
-		# kunit.py reads the KUnit part only: what came before /init.
+		# kunit.py reads the KUnit part only: what came before /init. Its
+		# verdict is its JSON; its text is for the reader of this log.
 		sed '/BJK-INIT-START/q' "$log" >"$run/$name.kunit.console"
+		krc=0
 		python3 "$(tree_dir)/tools/testing/kunit/kunit.py" parse \
-			"$run/$name.kunit.console" >"$run/$name.kunit.txt" 2>&1 || true
+			--json="$run/$name.kunit.json" "$run/$name.kunit.console" \
+			>"$run/$name.kunit.txt" 2>&1 || krc=$?
 		sed 's/^/  kunit.py: /' "$run/$name.kunit.txt"
-		stage "suite $name/kunit" verdict kunit -k "$run/$name.kunit.txt" || true
+		stage "suite $name/kunit" verdict kunit -k "$run/$name.kunit.json" -x "$krc" || true
 	else
 		stage "suite $name/$s" verdict "$s" || true
 	fi

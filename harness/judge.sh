@@ -2,13 +2,14 @@
 # The judge stage: the verdicts of a run from what its boots left, no boot.
 #   judge.sh RUNDIR     (make judge RUN=RUNDIR; make test ends with it)
 # For each boot of RUNDIR/boots (the lines of tests/boots the run booted)
-# with a console RUNDIR/<name>.log: harness/judge-boot.sh. Then the rows of
-# the host-side tests as they wrote them (RUNDIR/host/), the checks across
-# boots (tests/*/post.sh), and from all rows RUNDIR/summary.txt (the table
-# and the closing line), RUNDIR/run.ktap (one KTAP document: run > boot >
-# suite > case; `kunit.py parse` reads it; each suite's part is
-# RUNDIR/ktap/<boot>.<suite>.ktap or RUNDIR/host/...) and RUNDIR/run.json
-# (the same results). RUNDIR/results.tsv and RUNDIR/ktap/ are written anew.
+# with a console RUNDIR/<name>.log: harness/judge-boot.sh, its verdicts in
+# RUNDIR/ktap/. Then the host-side tests' verdicts as they wrote them
+# (RUNDIR/host/), the checks across boots (tests/*/post.sh, RUNDIR/post/),
+# and from those KTAP files alone (harness/src/summary.c, their one reader)
+# RUNDIR/summary.txt (the table and the closing line), RUNDIR/run.ktap (one
+# KTAP document: run > boot > suite > case; `kunit.py parse` reads it) and
+# RUNDIR/run.json (the same results). RUNDIR/ktap/ and RUNDIR/post/ are
+# written anew.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -19,11 +20,12 @@ run=${1:-}
 # The judge's own programs as the sources are now (built when they changed).
 "$BJK_ROOT/harness/tools.sh" >/dev/null || die "judge: building the harness's tools failed (harness/tools.sh)"
 t0=$(now)
-: >"$run/results.tsv"
-rm -rf "$run/ktap"
+# results.tsv: what an older harness kept the rows in; nothing reads it now.
+rm -rf "$run/ktap" "$run/post" "$run/results.tsv"
 mkdir -p "$run/ktap"
 
 n=0
+verdicts=()
 mapfile -t boots <"$run/boots"
 # The boots without a baseline first: the others read their
 # verdicts (harness/src/suite.c).
@@ -35,20 +37,32 @@ for pass in baseline other; do
 		[ -n "$b_baseline" ] && [ "$pass" = baseline ] && continue
 		stage "judge $b_name" "$BJK_ROOT/harness/judge-boot.sh" "$b_name" "$b_suites" \
 			"$run" "$b_baseline" || true
+		mapfile -t -O "${#verdicts[@]}" verdicts < <(boot_verdicts "$run" "$b_name" "$b_suites")
 		n=$((n + 1))
 	done
 done
+# A host-side test of an older harness kept its row's time and note in
+# host/<name>.tsv: they become its KTAP's verdict line, once.
 for f in "$run"/host/*.tsv; do
-	if [ -f "$f" ]; then
-		cat "$f" >>"$run/results.tsv"
+	[ -f "$f" ] || continue
+	IFS=$'\t' read -r hb hs _ _ _ hsecs hnote <"$f"
+	k=$run/host/$hb.$hs.ktap
+	if [ -f "$k" ] && ! grep -q '^# bjk-verdict ' "$k"; then
+		verdict_end "$hb" "$hs" "$hsecs" "$hnote" >>"$k"
 	fi
 done
-[ "$n" -gt 0 ] || [ -s "$run/results.tsv" ] || die "judge: no console of any boot in $run"
+for f in "$run"/host/*.ktap; do
+	[ -f "$f" ] && verdicts+=("$f")
+done
+[ "${#verdicts[@]}" -gt 0 ] || die "judge: no console of any boot in $run"
 post_checks "$run"
+for f in "$run"/post/*.ktap; do
+	[ -f "$f" ] && verdicts+=("$f")
+done
 
 echo "==> summary"
 rc=0
-"$TOOLS/bjk-summary" -k "$run/run.ktap" -j "$run/run.json" "$run/results.tsv" \
+"$TOOLS/bjk-summary" -k "$run/run.ktap" -j "$run/run.json" "${verdicts[@]}" \
 	>"$run/summary.txt" || rc=$?
 note "judge: $n boot(s) of $run judged in $(since "$t0"); KTAP $run/run.ktap, JSON $run/run.json"
 cat "$run/summary.txt"

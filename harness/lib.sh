@@ -191,9 +191,46 @@ qemu_user_opts() {
 	read -r -a qemu_params <<<"${BJK_APPEND:-}"
 }
 
+# Verdicts: every verdict of a run is a KTAP file that ends with its
+# bjk-verdict line (harness/src/common.h); the judge's summary
+# (harness/src/summary.c) is their one reader.
+# verdict_end BOOT SUITE SECS NOTE: that line.
+verdict_end() {
+	printf '# bjk-verdict boot=%s suite=%s secs=%s note=%s\n' "$1" "$2" "$3" "${4//$'\n'/ }"
+}
+
+# verdict_one FILE BOOT SUITE ok|not-ok|skip SECS NOTE: a verdict of one
+# case, BOOT.SUITE, in FILE (a boot's own verdict, a check across boots).
+verdict_one() {
+	local file=$1 boot=$2 suite=$3 res=$4 secs=$5 note=$6 line
+	case "$res" in
+	ok) line="ok 1 $boot.$suite" ;;
+	skip) line="ok 1 $boot.$suite # SKIP" ;;
+	*) line="not ok 1 $boot.$suite" ;;
+	esac
+	{
+		printf 'KTAP version 1\n1..1\n%s\n' "$line"
+		verdict_end "$boot" "$suite" "$secs" "$note"
+	} >"$file.tmp.$$"
+	mv -f "$file.tmp.$$" "$file"
+}
+
+# boot_verdicts RUNDIR NAME SUITES: the verdict files harness/judge-boot.sh
+# writes for boot NAME, in the table's order: the boot, each suite, the
+# splat scan.
+boot_verdicts() {
+	local s
+	echo "$1/ktap/$2.boot.ktap"
+	for s in ${3//,/ }; do
+		echo "$1/ktap/$2.$s.ktap"
+	done
+	echo "$1/ktap/$2.splat.ktap"
+}
+
 # A host-side test's cases (tests/host/*.sh): host_case ok|not-ok NAME
 # [DETAIL] numbers the case, counts it in host_pass or host_fail, and
-# writes its KTAP line to stdout and to the file $host_ktap.
+# writes its KTAP line to stdout and to the file $host_ktap; host_end NAME
+# T0 NOTE ends that file with the test's bjk-verdict line (its time since T0).
 host_pass=0 host_fail=0 host_n=0
 host_case() {
 	local word=ok
@@ -206,13 +243,28 @@ host_case() {
 	fi
 	echo "$word $host_n $2${3:+ # $3}" | tee -a "$host_ktap"
 }
+host_end() {
+	local secs
+	secs=$(since "$2")
+	verdict_end "$1" "$1" "${secs%s}" "$3" | tee -a "$host_ktap"
+}
 
-# Checks across the boots of RUNDIR: tests/<suite>/post.sh RUNDIR appends rows
-# to RUNDIR/results.tsv.
+# Checks across the boots of RUNDIR: each tests/<suite>/post.sh RUNDIR
+# writes its verdicts with post_verdict.
 post_checks() {
 	local p
 	for p in "$BJK_ROOT"/tests/*/post.sh; do
 		[ -f "$p" ] || continue
 		stage "post $(basename "$(dirname "$p")")" bash "$p" "$1" || true
 	done
+}
+
+# post_verdict RUNDIR CHECK NAME ok|not-ok|skip NOTE: one verdict of the
+# check across boots CHECK, RUNDIR/post/CHECK.<n>.ktap, numbered in the
+# order written: the table's.
+post_verdict() {
+	local n
+	mkdir -p "$1/post"
+	n=$(find "$1/post" -maxdepth 1 -name "$2.*.ktap" | wc -l)
+	verdict_one "$1/post/$2.$(printf '%03d' "$n").ktap" "$2" "$3" "$4" 0.0 "$5"
 }

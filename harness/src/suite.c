@@ -2,8 +2,8 @@
 /*
  * suite: the verdict of one test suite of one boot, from its console log.
  *
- *   suite [-b BASELINE] SUITE BOOT LOG RESULTS
- *   suite -k KUNIT_PARSE_OUTPUT kunit BOOT LOG RESULTS
+ *   suite [-b BASELINE_KTAP] SUITE BOOT LOG
+ *   suite -k KUNIT_JSON [-x KUNIT_STATUS] kunit BOOT LOG
  *
  * Every guest suite speaks one format: its part of the console, between the
  * markers guest/init prints (BJK-SUITE-BEGIN NAME ... BJK-SUITE-END NAME
@@ -15,24 +15,25 @@
  * Tools with formats of their own (test_bpf.ko, test_verifier, test_progs)
  * are turned into KTAP by their guest scripts (tests/<suite>.sh).
  *
- * -b BASELINE: the same suite in boot BASELINE of the run (its KTAP as this
- * program wrote it, RUNDIR/ktap/BASELINE.SUITE.ktap; RUNDIR is where RESULTS
- * lies) must have the same cases with the same results: the selftests with
- * checks on against their checks-off boot (tests/boots' baseline column).
+ * -b BASELINE_KTAP: the same suite's verdict in the baseline boot of the run
+ * (as this program wrote it) must have the same cases with the same
+ * results: the selftests with checks on against their checks-off boot
+ * (tests/boots' baseline column).
  *
- * kunit: the counts of "kunit.py parse" ("Testing complete. Ran N tests:
- * ..."); its KTAP is KUnit's own from the console. KUnit with no test at all
- * ("1..0") is a skip (the series is not applied), not a pass; no KUnit
+ * kunit: the cases are those of "kunit.py parse --json" (KUNIT_JSON), one
+ * per KUnit test, named suite.test; a kunit.py exit status KUNIT_STATUS
+ * other than 0 with no failed case fails a case of its own (kunit.py saw
+ * an error no test carries). KUnit with no test at all ("1..0" on the
+ * console) is a skip (the series is not applied), not a pass; no KUnit
  * output at all is a failure.
  *
  * A line "# SUITE: text" is the suite's note in the table.
  *
- * Prints the suite's KTAP document (plan first), appends a row to RESULTS;
- * exit 1 when the suite failed.
+ * Prints the suite's verdict, a KTAP document (plan first) that ends with
+ * its bjk-verdict line (common.h); exit 1 when the suite failed.
  */
 #include <stdlib.h>
 #include <unistd.h>
-#include <libgen.h>
 #include "common.h"
 
 struct verdict {
@@ -115,45 +116,6 @@ static void print_doc(void)
 	}
 }
 
-/*
- * One KTAP result line: "ok 12 name # SKIP why". Returns 1 and fills @res,
- * @name (trimmed) and @rest (from " # " on, or "") when it is one.
- */
-static int parse_result(const char *msg, char *res, char *name, size_t size, const char **rest)
-{
-	const char *p = msg, *hash;
-	size_t n;
-
-	if (!strncmp(p, "ok ", 3)) {
-		*res = 'o';
-		p += 3;
-	} else if (!strncmp(p, "not ok ", 7)) {
-		*res = 'f';
-		p += 7;
-	} else {
-		return 0;
-	}
-	if (*p < '0' || *p > '9')
-		return 0;
-	while (*p >= '0' && *p <= '9')
-		p++;
-	while (*p == ' ')
-		p++;
-	if (!strncmp(p, "- ", 2))
-		p += 2;
-	hash = strstr(p, " # ");
-	if (!hash && !strncmp(p, "# ", 2))
-		hash = p - 1;
-	n = hash ? (size_t)(hash - p) : strlen(p);
-	while (n && p[n - 1] == ' ')
-		n--;
-	snprintf(name, size, "%.*s", (int)n, p);
-	*rest = hash ? hash : "";
-	if (hash && !strncasecmp(hash, " # SKIP", 7))
-		*res = 's';
-	return 1;
-}
-
 /* ---- a guest suite's part of the console ---- */
 
 static long plan = -1;
@@ -166,7 +128,7 @@ static void guest_line(struct verdict *v, const char *msg)
 	const char *rest;
 	long a, b, c, d, e, f;
 
-	if (parse_result(msg, &res, name, sizeof(name), &rest)) {
+	if (bjk_ktap_result(msg, &res, name, sizeof(name), &rest)) {
 		add_line(res, name, rest);
 		if (res == 'o')
 			v->passed++;
@@ -277,30 +239,32 @@ static void check_counts(struct verdict *v)
  * against ours: the same names with the same results. Adds a failing case
  * when they differ (naming the first differences), a diagnostic when not.
  */
-static void compare_baseline(struct verdict *v, const char *results, const char *base)
+static void compare_baseline(struct verdict *v, const char *path)
 {
-	char path[4096], line[BJK_LINE_MAX], name[BJK_LINE_MAX], buf[1024], res, *dir, *copy;
+	char line[BJK_LINE_MAX], name[BJK_LINE_MAX], buf[1024], base[128], res;
 	const char *rest;
 	int i, nbase = 0, diffs = 0, nmine = 0;
 	size_t len = 0;
 	FILE *f;
 
-	copy = strdup(results);
-	dir = dirname(copy);
-	snprintf(path, sizeof(path), "%s/ktap/%s.%s.ktap", dir, base, suite);
-	free(copy);
 	f = fopen(path, "r");
 	if (!f) {
-		snprintf(buf, sizeof(buf), "no %s KTAP of baseline boot %s in this run (%.900s)",
-			 suite, base, path);
+		snprintf(buf, sizeof(buf), "no %s verdict of the baseline boot in this run (%.900s)",
+			 suite, path);
 		judge_case(v, 0, "judge.same_as_baseline", buf);
 		return;
 	}
+	/* The baseline's name, for the messages: its verdict line says it. */
+	snprintf(base, sizeof(base), "%s", path);
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, BJK_VERDICT "boot=", strlen(BJK_VERDICT "boot=")))
+			sscanf(line + strlen(BJK_VERDICT "boot="), "%127s", base);
+	rewind(f);
 	buf[0] = '\0';
 	/* Each baseline case must be ours with the same result... */
 	while (fgets(line, sizeof(line), f)) {
 		bjk_chomp(line);
-		if (!parse_result(line, &res, name, sizeof(name), &rest) ||
+		if (!bjk_ktap_result(line, &res, name, sizeof(name), &rest) ||
 		    !strncmp(name, "judge.", 6))
 			continue;
 		nbase++;
@@ -340,73 +304,200 @@ static void compare_baseline(struct verdict *v, const char *results, const char 
 
 /* ---- KUnit ---- */
 
-/* KUnit's KTAP from the console: the lines from "KTAP version" to /init. */
-static void kunit_doc(void)
+/*
+ * kunit.py parse --json: a group is {"name": ..., "sub_groups": [group...],
+ * "test_cases": [{"name": ..., "status": "PASS"|"SKIP"|"FAIL"|"ERROR"}...],
+ * and fields of no interest here}; the outermost one is the run's. A small
+ * reader of JSON: what it does not know it skips, a syntax error ends it.
+ */
+static const char *jp;
+static int jbad;
+
+static void j_ws(void)
 {
-	char line[BJK_LINE_MAX];
-	int in = 0;
-	FILE *f = fopen(logpath, "r");
-
-	while (f && fgets(line, sizeof(line), f)) {
-		char *msg = line, *p;
-
-		bjk_chomp(line);
-		if (strstr(line, "BJK-INIT-START"))
-			break;
-		/* After the printk time and the one blank that follows it. */
-		if (line[0] == '[' && (p = strstr(line, "] ")))
-			msg = p + 2;
-		if (!in && strncmp(msg, "KTAP version ", 13))
-			continue;
-		in = 1;
-		for (p = msg; *p == ' '; p++)
-			;
-		if (!strncmp(p, "KTAP version ", 13) || !strncmp(p, "1..", 3) ||
-		    !strncmp(p, "ok ", 3) || !strncmp(p, "not ok ", 7) || !strncmp(p, "# ", 2))
-			printf("%s\n", msg);
-	}
-	if (f)
-		fclose(f);
+	while (*jp == ' ' || *jp == '\t' || *jp == '\n' || *jp == '\r')
+		jp++;
 }
 
-/* kunit.py parse output: "Testing complete. Ran N tests: passed: a, ..." */
-static void kunit(struct verdict *v, const char *parsed)
+static int j_lit(char c)
 {
-	char line[BJK_LINE_MAX];
-	double t0 = -1, t1 = -1;
-	long total = -1;
-	int no_ktap = 0;
-	FILE *f = fopen(parsed, "r");
+	j_ws();
+	if (*jp != c)
+		return 0;
+	jp++;
+	return 1;
+}
 
-	if (!f) {
-		perror(parsed);
-		exit(2);
+/* A string into @out (escapes other than \" and \\ kept as written). */
+static void j_str(char *out, size_t size)
+{
+	size_t n = 0;
+
+	if (!j_lit('"')) {
+		jbad = 1;
+		return;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char *p = strstr(line, "Testing complete. Ran "), *q;
-		long n;
+	while (*jp && *jp != '"') {
+		char c = *jp++;
 
-		if (strstr(line, "Could not find any KTAP output"))
-			no_ktap = 1;
-		if (!p)
+		if (c == '\\' && (*jp == '"' || *jp == '\\'))
+			c = *jp++;
+		if (out && n + 1 < size)
+			out[n++] = c;
+	}
+	if (out)
+		out[n] = '\0';
+	if (!j_lit('"'))
+		jbad = 1;
+}
+
+static void j_skip(void)
+{
+	j_ws();
+	if (*jp == '"') {
+		j_str(NULL, 0);
+	} else if (*jp == '{' || *jp == '[') {
+		char close = *jp == '{' ? '}' : ']';
+
+		jp++;
+		if (j_lit(close))
+			return;
+		do {
+			if (close == '}') {
+				j_str(NULL, 0);
+				if (!j_lit(':'))
+					jbad = 1;
+			}
+			j_skip();
+		} while (!jbad && j_lit(','));
+		if (!j_lit(close))
+			jbad = 1;
+	} else {
+		while (*jp && !strchr(",]} \t\r\n", *jp))
+			jp++;
+	}
+}
+
+static void kunit_group(struct verdict *v, const char *prefix, int outermost);
+
+/* An array of @what: groups, or test cases (name and status). */
+static void kunit_array(struct verdict *v, const char *prefix, int groups)
+{
+	if (!j_lit('[')) {
+		jbad = 1;
+		return;
+	}
+	if (j_lit(']'))
+		return;
+	do {
+		char key[64], name[1024] = "", status[16] = "";
+
+		if (groups) {
+			kunit_group(v, prefix, 0);
 			continue;
-		total = strtol(p + strlen("Testing complete. Ran "), &q, 10);
-		q = strstr(q, ": ");
-		while (q && *q) {
-			char key[32];
-
-			if (sscanf(q, "%*[:, ]%31[a-z]: %ld", key, &n) != 2)
-				break;
-			if (!strcmp(key, "passed"))
-				v->passed = n;
-			else if (!strcmp(key, "skipped"))
-				v->skipped = n;
-			else if (total > 0)
-				v->failed += n; /* failed, crashed, errors */
-			q = strstr(q + 2, ", ");
 		}
+		if (!j_lit('{')) {
+			jbad = 1;
+			return;
+		}
+		do {
+			j_str(key, sizeof(key));
+			if (!j_lit(':'))
+				jbad = 1;
+			if (!strcmp(key, "name"))
+				j_str(name, sizeof(name));
+			else if (!strcmp(key, "status"))
+				j_str(status, sizeof(status));
+			else
+				j_skip();
+		} while (!jbad && j_lit(','));
+		if (!j_lit('}'))
+			jbad = 1;
+		if (!jbad) {
+			char full[BJK_LINE_MAX];
+			char res = !strcmp(status, "PASS") ? 'o' : !strcmp(status, "SKIP") ? 's' : 'f';
+
+			/* kunit.py names a test it expected but never saw "". */
+			snprintf(full, sizeof(full), "%s%s", prefix, name[0] ? name : "(missing)");
+			add_line(res, full, res == 's' ? " # SKIP" :
+					    !strcmp(status, "ERROR") ? " # crashed" : "");
+			if (res == 'o')
+				v->passed++;
+			else if (res == 's')
+				v->skipped++;
+			else
+				v->failed++;
+		}
+	} while (!jbad && j_lit(','));
+	if (!j_lit(']'))
+		jbad = 1;
+}
+
+static void kunit_group(struct verdict *v, const char *prefix, int outermost)
+{
+	char key[64], name[512] = "", sub[BJK_LINE_MAX];
+
+	if (!j_lit('{')) {
+		jbad = 1;
+		return;
 	}
+	do {
+		j_str(key, sizeof(key));
+		if (!j_lit(':'))
+			jbad = 1;
+		/* The outermost group is the run ("KUnit Test Group"): no name of a suite. */
+		snprintf(sub, sizeof(sub), "%s%s%s", prefix, outermost ? "" : name,
+			 outermost || !name[0] ? "" : ".");
+		if (!strcmp(key, "name"))
+			j_str(name, sizeof(name));
+		else if (!strcmp(key, "sub_groups"))
+			kunit_array(v, sub, 1);
+		else if (!strcmp(key, "test_cases"))
+			kunit_array(v, sub, 0);
+		else
+			j_skip();
+	} while (!jbad && j_lit(','));
+	if (!j_lit('}'))
+		jbad = 1;
+}
+
+/* Read the whole of @path, NUL-terminated; NULL when it cannot be read. */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t n = 0, got;
+
+	if (!f)
+		return NULL;
+	do {
+		char *nb = realloc(buf, n + 65536);
+
+		if (!nb) {
+			perror("realloc");
+			exit(2);
+		}
+		buf = nb;
+		got = fread(buf + n, 1, 65535, f);
+		n += got;
+	} while (got);
+	buf[n] = '\0';
 	fclose(f);
+	return buf;
+}
+
+static void kunit(struct verdict *v, const char *json, int status)
+{
+	char line[BJK_LINE_MAX], buf[600];
+	double t0 = -1, t1 = -1;
+	char *text = slurp(json);
+	FILE *f;
+
+	if (text) {
+		jp = text;
+		kunit_group(v, "", 1);
+		free(text);
+	}
 	/* Time: from the first KTAP header to the start of /init. */
 	f = fopen(logpath, "r");
 	while (f && fgets(line, sizeof(line), f)) {
@@ -421,52 +512,52 @@ static void kunit(struct verdict *v, const char *parsed)
 		fclose(f);
 	if (t0 >= 0 && t1 >= t0)
 		v->secs = t1 - t0;
-	if (no_ktap) {
-		add_note(v, "no KUnit output on the console (KUnit did not run)");
-		v->failed++;
-		printf("KTAP version 1\n1..1\nnot ok 1 kunit # no KUnit output\n");
-	} else if (total == 0) {
+	if (!text || jbad) {
+		snprintf(buf, sizeof(buf), "kunit.py parse --json left no JSON to read (%.500s)", json);
+		judge_case(v, 0, "judge.kunit_json", buf);
+	} else if (!ncases && t0 < 0) {
+		judge_case(v, 0, "kunit", "no KUnit output on the console (KUnit did not run)");
+	} else if (!ncases) {
 		/* KUnit ran with no suite: "KTAP version 1" and "1..0". */
-		v->skipped = 1;
+		add_line('s', "kunit", " # SKIP no KUnit test ran");
+		v->skipped++;
 		add_note(v, "no KUnit test ran (series not applied, or CONFIG_BPF_JIT_KASAN_KUNIT_TEST off)");
-		printf("KTAP version 1\n1..1\nok 1 kunit # SKIP no KUnit test ran\n");
-	} else if (total < 0) {
-		add_note(v, "kunit.py parse printed no summary");
-		v->failed++;
-		printf("KTAP version 1\n1..1\nnot ok 1 kunit # kunit.py parse printed no summary\n");
-	} else {
-		kunit_doc();
+	} else if (status && !v->failed) {
+		snprintf(buf, sizeof(buf), "kunit.py parse: exit status %d, yet no test failed", status);
+		judge_case(v, 0, "judge.kunit_status", buf);
 	}
 }
 
 int main(int argc, char **argv)
 {
-	const char *baseline = NULL, *parsed = NULL;
+	const char *baseline = NULL, *json = NULL;
 	struct verdict v = { 0 };
-	int opt, rc = 0;
+	int opt, rc = 0, status = 0;
 
-	while ((opt = getopt(argc, argv, "b:k:")) != -1) {
+	while ((opt = getopt(argc, argv, "b:k:x:")) != -1) {
 		if (opt == 'b')
 			baseline = optarg;
 		else if (opt == 'k')
-			parsed = optarg;
+			json = optarg;
+		else if (opt == 'x')
+			status = atoi(optarg);
 		else
 			goto usage;
 	}
-	if (argc - optind != 4 || (!strcmp(argv[optind], "kunit") != !!parsed))
+	if (argc - optind != 3 || (!strcmp(argv[optind], "kunit") != !!json))
 		goto usage;
 	suite = argv[optind];
 	boot = argv[optind + 1];
 	logpath = argv[optind + 2];
-	if (parsed) {
-		kunit(&v, parsed);
+	if (json) {
+		kunit(&v, json, status);
 	} else {
 		rc = guest_suite(&v);
 		/* A suite that did not run or finish has no counts to check. */
 		if (rc >= 0 && !errored)
 			check_counts(&v);
 		if (baseline && rc >= 0 && !errored)
-			compare_baseline(&v, argv[optind + 3], baseline);
+			compare_baseline(&v, baseline);
 		/* A suite that did not run or finish, or failed without saying which test. */
 		if ((rc || errored) && !v.failed) {
 			char rest[600];
@@ -476,16 +567,12 @@ int main(int argc, char **argv)
 			add_line('f', "judge.finished", rest);
 			v.failed++;
 		}
-		print_doc();
 	}
-	if (v.note[0])
-		printf("# %s: %s\n", suite, v.note);
-	if (bjk_result(argv[optind + 3], boot, suite, v.passed, v.failed, v.skipped, v.secs,
-		       v.note))
-		return 2;
+	print_doc();
+	bjk_verdict(stdout, boot, suite, v.secs, v.note);
 	return v.failed ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: %s [-b BASELINE] SUITE BOOT LOG RESULTS\n"
-		"       %s -k KUNIT_PARSE_OUTPUT kunit BOOT LOG RESULTS\n", argv[0], argv[0]);
+	fprintf(stderr, "usage: %s [-b BASELINE_KTAP] SUITE BOOT LOG\n"
+		"       %s -k KUNIT_JSON [-x KUNIT_STATUS] kunit BOOT LOG\n", argv[0], argv[0]);
 	return 2;
 }

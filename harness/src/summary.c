@@ -1,21 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * summary: the table of a test run and its closing line; the run as one
- * KTAP document and as JSON.
+ * summary: the one reader of a run's verdicts. From their KTAP files alone
+ * (common.h: a plan, the case lines, the bjk-verdict line), in the order
+ * given: the table of the run and its closing line; the run as one KTAP
+ * document and as JSON.
  *
- *   summary [-k KTAP] [-j JSON] RESULTS
+ *   summary [-k KTAP] [-j JSON] VERDICT...
  *
- * RESULTS has one tab-separated row per suite and boot (see common.h):
- * boot, suite, passed, failed, skipped, seconds, note. Prints
+ * Each VERDICT file is a row: boot, suite, time and note from its
+ * bjk-verdict line; passed, failed, skipped from its top-level case lines
+ * (a "# SKIP" directive skips, "not ok" fails, "ok" passes). A file that
+ * cannot be read, has no bjk-verdict line (its writer did not finish) or
+ * whose plan disagrees with its case lines fails once more, with a case
+ * judge.verdict in the run's KTAP. Prints
  *   boot | suite | passed | failed | skipped | time | note
  * then "N passed, N failed, N skipped". Exit status 1 when anything failed
  * or nothing ran at all.
  *
- * -k KTAP: the run > boot > suite > case, for `kunit.py parse`. A boot is
- * each first column of RESULTS, in order; a suite each row, its cases the
- * KTAP document the judge kept for it (RUNDIR/ktap/BOOT.SUITE.ktap or
- * RUNDIR/host/BOOT.SUITE.ktap, RUNDIR where RESULTS lies); a row without
- * one (a boot's own row, a check across boots) is one case per count.
+ * -k KTAP: run > boot > suite > case, for `kunit.py parse`. A boot is each
+ * boot of the rows, in order; a suite each row, its cases its file's.
  * -j JSON: the same rows, by boot, with the totals and the closing line.
  */
 #include <stdlib.h>
@@ -24,14 +27,14 @@
 #include "common.h"
 
 struct row {
-	char boot[128], suite[128], note[BJK_LINE_MAX];
-	long p, f, s;
+	char boot[128], suite[128], note[BJK_LINE_MAX], why[512];
+	long p, f, s, ncases;
 	double secs;
+	const char *path;
 };
 
 static struct row *rows;
 static int nrows;
-static char dir[4096];
 
 /* Whether row @i is the first of its boot: a boot is listed where it first appears. */
 static int first_of_boot(int i)
@@ -44,49 +47,99 @@ static int first_of_boot(int i)
 	return 1;
 }
 
-/* A suite: its cases two levels in, then its own result line one level in. */
+/* Whether @line is the top level of its document: a case of the row itself. */
+static int top_level(const char *line)
+{
+	return line[0] != ' ' && line[0] != '\t';
+}
+
+/* Row @r from its verdict file @path. */
+static void read_verdict(struct row *r, const char *path)
+{
+	char line[BJK_LINE_MAX], name[BJK_LINE_MAX], res, *copy;
+	const char *rest, *tag = BJK_VERDICT "boot=";
+	long plan = -1;
+	int seen = 0;
+	FILE *f = fopen(path, "r");
+
+	memset(r, 0, sizeof(*r));
+	r->path = path;
+	/* Named by its file until its verdict line names it. */
+	copy = strdup(path);
+	snprintf(r->boot, sizeof(r->boot), "%s", copy ? basename(copy) : path);
+	free(copy);
+	snprintf(r->suite, sizeof(r->suite), "?");
+	if (!f) {
+		snprintf(r->why, sizeof(r->why), "cannot read %.400s", path);
+		goto out;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		bjk_chomp(line);
+		if (!top_level(line))
+			continue;
+		if (bjk_ktap_result(line, &res, name, sizeof(name), &rest)) {
+			r->ncases++;
+			if (res == 'o')
+				r->p++;
+			else if (res == 's')
+				r->s++;
+			else
+				r->f++;
+		} else if (plan < 0 && sscanf(line, "1..%ld", &plan) == 1) {
+			continue;
+		} else if (!strncmp(line, tag, strlen(tag))) {
+			r->note[0] = '\0';
+			if (sscanf(line + strlen(tag), "%127s suite=%127s secs=%lf note=%4095[^\n]",
+				   r->boot, r->suite, &r->secs, r->note) >= 3)
+				seen = 1;
+		}
+	}
+	fclose(f);
+	if (!seen)
+		snprintf(r->why, sizeof(r->why),
+			 "no bjk-verdict line in %.400s: its writer did not finish", path);
+	else if (plan < 0)
+		snprintf(r->why, sizeof(r->why), "no plan (1..N)");
+	else if (plan != r->ncases)
+		snprintf(r->why, sizeof(r->why), "plan 1..%ld, %ld case lines", plan, r->ncases);
+out:
+	if (r->why[0]) {
+		size_t n = strlen(r->note);
+
+		r->f++;
+		snprintf(r->note + n, sizeof(r->note) - n, "%s%s", n ? "; " : "", r->why);
+	}
+}
+
+/*
+ * A suite: its file's lines two levels in, under its own header and plan,
+ * then its own result line one level in.
+ */
 static void ktap_suite(FILE *o, const struct row *r, int num)
 {
-	const char *where[] = { "ktap", "host" };
-	char path[4400], line[BJK_LINE_MAX];
-	FILE *f = NULL;
-	size_t i;
+	char line[BJK_LINE_MAX];
+	long n = r->ncases + !!r->why[0], plan;
+	int header = 0, planned = 0;
+	FILE *f = fopen(r->path, "r");
 
-	for (i = 0; i < 2 && !f; i++) {
-		snprintf(path, sizeof(path), "%s/%s/%s.%s.ktap", dir, where[i], r->boot, r->suite);
-		f = fopen(path, "r");
-	}
-	if (f) {
-		int named = 0;
-
-		while (fgets(line, sizeof(line), f)) {
-			bjk_chomp(line);
-			fprintf(o, "        %s\n", line);
-			if (!named && strstr(line, "KTAP version ")) {
-				fprintf(o, "        # Subtest: %s\n", r->suite);
-				named = 1;
-			}
+	fprintf(o, "        KTAP version 1\n        # Subtest: %s\n        1..%ld\n", r->suite, n);
+	while (f && fgets(line, sizeof(line), f)) {
+		bjk_chomp(line);
+		/* Its own header and plan are the ones above. */
+		if (!header && !strncmp(line, "KTAP version ", 13)) {
+			header = 1;
+			continue;
 		}
+		if (!planned && top_level(line) && sscanf(line, "1..%ld", &plan) == 1) {
+			planned = 1;
+			continue;
+		}
+		fprintf(o, "        %s\n", line);
+	}
+	if (f)
 		fclose(f);
-	} else {
-		long k, n = 0, total = r->p + r->f + r->s;
-
-		fprintf(o, "        KTAP version 1\n        # Subtest: %s\n        1..%ld\n",
-			r->suite, total);
-		for (k = 0; k < total; k++) {
-			char name[300];
-
-			/* Not the suite's own name: kunit.py would take it for the suite's result. */
-			if (total == 1)
-				snprintf(name, sizeof(name), "%s.%s", r->boot, r->suite);
-			else
-				snprintf(name, sizeof(name), "%s.%s.%ld", r->boot, r->suite, k + 1);
-			fprintf(o, "        %s %ld %s%s\n", k < r->p + r->s ? "ok" : "not ok", ++n,
-				name, k >= r->p && k < r->p + r->s ? " # SKIP" : "");
-		}
-		if (r->note[0])
-			fprintf(o, "        # %s\n", r->note);
-	}
+	if (r->why[0])
+		fprintf(o, "        not ok %ld judge.verdict # %s\n", n, r->why);
 	fprintf(o, "    %s %d %s%s\n", r->f ? "not ok" : "ok", num, r->suite,
 		!r->p && !r->f && r->s ? " # SKIP" : "");
 }
@@ -197,54 +250,29 @@ static void write_json(const char *path, long tp, long tf, long ts, const char *
 int main(int argc, char **argv)
 {
 	const char *ktap = NULL, *json = NULL;
-	char line[BJK_LINE_MAX], closing[128], *copy;
+	char closing[128];
 	long tp = 0, tf = 0, ts = 0;
 	double tt = 0;
 	int opt, i;
-	FILE *f;
 
 	while ((opt = getopt(argc, argv, "k:j:")) != -1) {
-		if (opt == 'k')
+		if (opt == 'k') {
 			ktap = optarg;
-		else if (opt == 'j')
+		} else if (opt == 'j') {
 			json = optarg;
-		else
-			optind = argc + 1;
-	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "usage: %s [-k KTAP] [-j JSON] RESULTS\n", argv[0]);
-		return 2;
-	}
-	f = fopen(argv[optind], "r");
-	if (!f) {
-		perror(argv[optind]);
-		return 2;
-	}
-	copy = strdup(argv[optind]);
-	snprintf(dir, sizeof(dir), "%s", dirname(copy));
-	free(copy);
-	while (fgets(line, sizeof(line), f)) {
-		struct row *r;
-
-		rows = realloc(rows, (nrows + 1) * sizeof(*rows));
-		if (!rows) {
-			perror("realloc");
+		} else {
+			fprintf(stderr, "usage: %s [-k KTAP] [-j JSON] VERDICT...\n", argv[0]);
 			return 2;
 		}
-		r = &rows[nrows++];
-		memset(r, 0, sizeof(*r));
-		bjk_chomp(line);
-		if (sscanf(line, "%127[^\t]\t%127[^\t]\t%ld\t%ld\t%ld\t%lf\t%4095[^\n]", r->boot,
-			   r->suite, &r->p, &r->f, &r->s, &r->secs, r->note) < 6) {
-			fprintf(stderr, "summary: bad row in %s: %s\n", argv[optind], line);
-			memset(r, 0, sizeof(*r));
-			r->f = 1;
-			snprintf(r->boot, sizeof(r->boot), "?");
-			snprintf(r->suite, sizeof(r->suite), "?");
-			snprintf(r->note, sizeof(r->note), "a bad row in the results");
-		}
 	}
-	fclose(f);
+	nrows = argc - optind;
+	rows = calloc(nrows + 1, sizeof(*rows));
+	if (!rows) {
+		perror("calloc");
+		return 2;
+	}
+	for (i = 0; i < nrows; i++)
+		read_verdict(&rows[i], argv[optind + i]);
 	printf("%-21s %-12s %7s %7s %8s %8s  %s\n", "boot", "suite", "passed", "failed",
 	       "skipped", "time", "note");
 	printf("%-21s %-12s %7s %7s %8s %8s  %s\n", "---------------------", "------------",
@@ -262,7 +290,7 @@ int main(int argc, char **argv)
 	}
 	printf("%-21s %-12s %7ld %7ld %8ld %7.1fs\n", "total", "", tp, tf, ts, tt);
 	if (!nrows) {
-		fprintf(stderr, "summary: no results in %s\n", argv[optind]);
+		fprintf(stderr, "summary: no verdicts\n");
 		tf++;
 	}
 	snprintf(closing, sizeof(closing), "%ld passed, %ld failed, %ld skipped", tp, tf, ts);

@@ -7,8 +7,9 @@
 # than unmerged ones, no slow path taken, every load timed in every mode,
 # both whole-system workloads, getppid() and datagrams over lo, with their
 # programs costing something in every boot),
-# with the interpreter's boot (bench-interp) when it ran, and appends one
-# row to RUNDIR/results.tsv. Not a speed test: the figures are not judged.
+# with the interpreter's boot (bench-interp) when it ran: one verdict,
+# bench.figures (post_verdict, harness/lib.sh). Not a speed test: the
+# figures are not judged.
 set -euo pipefail
 . "$(dirname "$0")/../../harness/lib.sh"
 
@@ -21,7 +22,7 @@ for l in "${logs[@]}"; do
 done
 [ "$have" -eq 0 ] && exit 0	# none of the bench boots ran (BJK_BOOTS)
 if [ "$have" -ne ${#logs[@]} ]; then
-	printf 'bench\tfigures\t0\t0\t1\t0.0\tneeds all four bench-* boots\n' >>"$run/results.tsv"
+	post_verdict "$run" bench figures skip "needs all four bench-* boots"
 	exit 0
 fi
 what="all programs x 4 modes, loads, getppid(), datagrams"
@@ -34,9 +35,8 @@ fi
 report=$TOOLS/bjk-bench-report
 if "$report" -q "${interp[@]}" "${logs[@]}" >"$run/bench-figures.txt" 2>&1; then
 	sed 's/^/  /' "$run/bench-figures.txt"
-	printf 'bench\tfigures\t1\t0\t0\t0.0\t%s\n' "$what" >>"$run/results.tsv"
+	post_verdict "$run" bench figures ok "$what"
 else
 	sed 's/^/  /' "$run/bench-figures.txt"
-	printf 'bench\tfigures\t0\t1\t0\t0.0\t%s\n' \
-		"$(grep -m1 '^error' "$run/bench-figures.txt" | cut -c1-100)" >>"$run/results.tsv"
+	post_verdict "$run" bench figures not-ok "$(grep -m1 '^error' "$run/bench-figures.txt" | cut -c1-100)"
 fi

@@ -5,14 +5,16 @@
 # No boot: made-up consoles, each with one fault the judge must see (a lost
 # case line, totals that disagree, a case that differs from its baseline),
 # and one without, which must pass; then a made-up run whose run.ktap
-# kunit.py parse must count as the closing line does. KTAP on stdout and in
-# RUNDIR/host/judge.judge.ktap, one row in RUNDIR/host/judge.tsv.
+# kunit.py parse must count as the closing line does; then the summary as
+# the one reader of verdicts: a verdict file with a failed case, or one its
+# writer did not finish, must change the table and the exit status. Its
+# own verdict, KTAP, on stdout and in RUNDIR/host/judge.ktap.
 set -euo pipefail
 . "$(dirname "$0")/../../harness/lib.sh"
 
 run=$1
 mkdir -p "$run/host"
-host_ktap=$run/host/judge.judge.ktap
+host_ktap=$run/host/judge.ktap
 : >"$host_ktap"
 t0=$(now)
 work=$(mktemp -d)
@@ -32,15 +34,23 @@ console() {
 	} >"$work/$1.log"
 }
 
-# judge NAME [BASELINE]: bjk-suite on it; sets $rc and $out (its KTAP).
+# judge NAME [BASELINE]: bjk-suite on it; sets $rc and $out (its verdict,
+# also in $work/ktap/NAME.s.ktap).
 judge() {
 	rc=0
-	out=$("$TOOLS/bjk-suite" ${2:+-b "$2"} s "$1" "$work/$1.log" "$work/results.tsv") || rc=$?
+	out=$("$TOOLS/bjk-suite" ${2:+-b "$work/ktap/$2.s.ktap"} s "$1" "$work/$1.log") || rc=$?
 	mkdir -p "$work/ktap"
 	printf '%s\n' "$out" >"$work/ktap/$1.s.ktap"
 }
 
-printf 'KTAP version 1\n1..5\n' | tee -a "$host_ktap"
+# summary FILE...: the one reader on verdict files; sets $rc and $table
+# (its output, the closing line last).
+summary() {
+	rc=0
+	table=$("$TOOLS/bjk-summary" "$@") || rc=$?
+}
+
+printf 'KTAP version 1\n1..7\n' | tee -a "$host_ktap"
 
 good='KTAP version 1
 1..3
@@ -50,10 +60,12 @@ not ok 3 c # SKIP expected
 # Totals: pass:1 fail:0 xfail:0 xpass:0 skip:2 error:0'
 console good <<<"$good"
 judge good
-if [ "$rc" = 0 ] && grep -qx 'good	s	1	0	2	0.1	' "$work/results.tsv"; then
+summary "$work/ktap/good.s.ktap"
+row=$(grep '^good ' <<<"$table" || true)
+if [ "$rc" = 0 ] && grep -Eq '^good +s +1 +0 +2 +0\.1s *$' <<<"$row"; then
 	ktap ok good "3 cases: 1 passed, 2 skipped"
 else
-	ktap not-ok good "status $rc, row: $(grep '^good' "$work/results.tsv" || true)"
+	ktap not-ok good "status $rc, row: $row"
 fi
 
 # A case line lost on the way: the plan and the totals say 3.
@@ -88,10 +100,10 @@ else
 fi
 
 # The run's KTAP counts what the closing line counts (kunit.py parse).
-printf 'good\tboot\t1\t0\t0\t1.0\tguest exit 0\nbench\tfigures\t0\t0\t1\t0.0\tneeds all four\n' \
-	>>"$work/results.tsv"
-"$TOOLS/bjk-summary" -k "$work/run.ktap" -j "$work/run.json" "$work/results.tsv" \
-	>"$work/summary.txt" || true
+verdict_one "$work/good.boot.ktap" good boot ok 1.0 "guest exit 0"
+verdict_one "$work/bench.ktap" bench figures skip 0.0 "needs all four"
+"$TOOLS/bjk-summary" -k "$work/run.ktap" -j "$work/run.json" "$work/good.boot.ktap" \
+	"$work"/ktap/*.ktap "$work/bench.ktap" >"$work/summary.txt" || true
 closing=$(tail -n 1 "$work/summary.txt")
 # (kunit.py's status says whether the run failed: the made-up one did.)
 parsed=$({ python3 "$(tree_dir)/tools/testing/kunit/kunit.py" parse "$work/run.ktap" 2>&1 || true; } |
@@ -105,7 +117,32 @@ else
 	ktap not-ok run_ktap "'$closing'; kunit.py parse: ${parsed:-nothing}; run.json: $json"
 fi
 
-secs=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
-printf 'judge\tjudge\t%d\t%d\t0\t%s\t%s\n' "$host_pass" "$host_fail" "$secs" \
-	"the judge on made-up consoles" >"$run/host/judge.tsv"
+# The one reader: the table and the exit status are the verdict files'. A
+# run that passes...
+passing=("$work/good.boot.ktap" "$work/ktap/good.s.ktap" "$work/bench.ktap")
+summary "${passing[@]}"
+before=$(tail -n 1 <<<"$table") before_rc=$rc
+# ...and a verdict file more, with a failed case: a row more, one failed more.
+printf 'KTAP version 1\n1..2\nok 1 x\nnot ok 2 y\n' >"$work/more.ktap"
+verdict_end more t 0.5 "one case failed" >>"$work/more.ktap"
+summary "${passing[@]}" "$work/more.ktap"
+if [ "$before_rc" = 0 ] && [ "$before" = "2 passed, 0 failed, 3 skipped" ] && [ "$rc" = 1 ] &&
+	grep -Eq '^more +t +1 +1 +0 +0\.5s  one case failed$' <<<"$table" &&
+	[ "$(tail -n 1 <<<"$table")" = "3 passed, 1 failed, 3 skipped" ]; then
+	ktap ok one_reader "'$before' (status 0); with a not ok case in a file more: '$(tail -n 1 <<<"$table")' (status 1)"
+else
+	ktap not-ok one_reader "'$before' (status $before_rc), then status $rc: $(tr '\n' ' ' <<<"$table")"
+fi
+
+# A verdict whose writer did not finish (no bjk-verdict line, two of its
+# three cases): the cases it has are counted, and it fails.
+printf 'KTAP version 1\n1..3\nok 1 x\nok 2 y\n' >"$work/cut.ktap"
+summary "${passing[@]}" "$work/cut.ktap"
+if [ "$rc" = 1 ] && grep -Eq '^cut.ktap +\? +2 +1 +0 .*no bjk-verdict line' <<<"$table"; then
+	ktap ok unfinished "a verdict file without its bjk-verdict line fails: status 1"
+else
+	ktap not-ok unfinished "status $rc: $(grep '^cut' <<<"$table" || echo 'no row')"
+fi
+
+host_end judge "$t0" "the judge on made-up consoles"
 [ "$host_fail" -eq 0 ]

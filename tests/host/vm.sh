@@ -2,10 +2,9 @@
 # Host-side test of tools/vm (run by harness/test.sh as "boot" vm, after the
 # boots of tests/boots; BJK_BOOTS=vm runs only it):
 #   tests/host/vm.sh RUNDIR
-# Each case is one `tools/vm` run (one boot, about 15 s under TCG). KTAP on
-# stdout and in RUNDIR/host/vm.vm.ktap, one row in RUNDIR/host/vm.tsv (the
-# judge, harness/judge.sh, takes both as they are), logs in
-# RUNDIR/vm.<case>.out.
+# Each case is one `tools/vm` run (one boot, about 15 s under TCG). Its
+# verdict, KTAP, on stdout and in RUNDIR/host/vm.ktap (the judge,
+# harness/judge.sh, takes it as it is), logs in RUNDIR/vm.<case>.out.
 set -euo pipefail
 . "$(dirname "$0")/../../harness/lib.sh"
 
@@ -16,7 +15,7 @@ demo=$(suite_out vm)/host/bjk-demo
 line=$(grep -n 'the bad access' "$BJK_ROOT/demo/demo.bpf.c" | cut -d: -f1)
 t0=$(now)
 mkdir -p "$run/host"
-host_ktap=$run/host/vm.vm.ktap
+host_ktap=$run/host/vm.ktap
 : >"$host_ktap"
 export BJK_VM_PREPARED=1	# harness/test.sh has prepared everything
 
@@ -85,6 +84,5 @@ else
 	ktap not-ok not_found "status $rc, want 127 with 'command not found in the guest'"
 fi
 
-secs=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
-printf 'vm\tvm\t%d\t%d\t0\t%s\t%s\n' "$host_pass" "$host_fail" "$secs" "tools/vm, 5 boots" >"$run/host/vm.tsv"
+host_end vm "$t0" "tools/vm, 5 boots"
 [ "$host_fail" -eq 0 ]

@@ -16,8 +16,9 @@
 #   program and the faulting instruction the runner named.
 # Without a boot of every mode the cross-boot row is skipped (make quick
 # runs only the inline one); a boot that ran fails on its own facts.
-# One row per case in RUNDIR/results.tsv.
+# One verdict per case (post_verdict, harness/lib.sh).
 set -euo pipefail
+. "$(dirname "$0")/../../harness/lib.sh"
 
 run=$1
 [ -f "$run/boots" ] || exit 0
@@ -69,9 +70,9 @@ for mode in "${!boot_of[@]}"; do
 	}'
 done >"$facts"
 
-row() {	# row NAME PASS FAIL SKIP NOTE
-	printf 'live\t%s\t%s\t%s\t%s\t0.0\t%s\n' "$1" "$2" "$3" "$4" "$(echo "$5" | cut -c1-300)" >>"$run/results.tsv"
-	echo "  live $1: $5"
+row() {	# row NAME ok|not-ok|skip NOTE
+	post_verdict "$run" live "$1" "$2" "$(echo "$3" | cut -c1-300)"
+	echo "  live $1: $3"
 }
 
 for region in $(cut -f2 "$facts" | sort -u); do
@@ -103,10 +104,10 @@ for region in $(cut -f2 "$facts" | sort -u); do
 	seen=${seen:-$(get outline 5)}
 	seen=${seen:-$ref}
 	if [ ${#why[@]} -gt 0 ]; then
-		row "$name" 0 1 0 "FAILED: $(IFS=';'; echo "${why[*]}")"
+		row "$name" not-ok "FAILED: $(IFS=';'; echo "${why[*]}")"
 	elif [ ${#missing[@]} -gt 0 ]; then
-		row "$name" 0 0 1 "SKIP: no live boot of mode ${missing[*]} in this run; the boots that ran agree: $seen"
+		row "$name" skip "SKIP: no live boot of mode ${missing[*]} in this run; the boots that ran agree: $seen"
 	else
-		row "$name" 1 0 0 "the same report inline, outline and interpreted: $seen; none with checks off; decoded to $(get inline 7)"
+		row "$name" ok "the same report inline, outline and interpreted: $seen; none with checks off; decoded to $(get inline 7)"
 	fi
 done

@@ -17,9 +17,10 @@
 # have the same first report in inline, outline and the interpreter, and
 # none with checks off; the stack rows a stack-out-of-bounds Read of 8 bytes
 # first in inline and outline, none with checks off.
-# One row per bug in RUNDIR/results.tsv, and one per bug for each of the
-# misaligned and stack rows.
+# One verdict per bug, and one per bug for each of the misaligned and stack
+# rows (post_verdict, harness/lib.sh).
 set -euo pipefail
+. "$(dirname "$0")/../../harness/lib.sh"
 
 run=$1
 boots=(museum-off museum-inline museum-outline museum-interp)
@@ -29,7 +30,7 @@ for b in "${boots[@]}"; do
 done
 [ "$have" -eq 0 ] && exit 0	# no museum boot ran (BJK_BOOTS)
 if [ "$have" -ne ${#boots[@]} ]; then
-	printf 'museum\tcompare\t0\t0\t1\t0.0\tneeds all four museum-* boots\n' >>"$run/results.tsv"
+	post_verdict "$run" museum compare skip "needs all four museum-* boots"
 	exit 0
 fi
 
@@ -73,12 +74,11 @@ for bug in $(cut -f2 "$facts" | sort -u); do
 			why+=("$b: address $(get $b 6) JITed, $(get $b 7) interpreted on the same map")
 	done
 	if [ ${#why[@]} -eq 0 ]; then
-		printf 'museum\t%s\t1\t0\t0\t0.0\t%s (inline, outline, interp; the same address JITed and interpreted); insn %s\n' \
-			"$bug" "$ref" "$insn" >>"$run/results.tsv"
+		post_verdict "$run" museum "$bug" ok \
+			"$ref (inline, outline, interp; the same address JITed and interpreted); insn $insn"
 		echo "  museum $bug: same report in inline, outline, interp: $ref; the same address JITed and interpreted; decoded to insn $insn"
 	else
-		printf 'museum\t%s\t0\t1\t0\t0.0\t%s\n' "$bug" "$(IFS=';'; echo "${why[*]}" | cut -c1-300)" \
-			>>"$run/results.tsv"
+		post_verdict "$run" museum "$bug" not-ok "$(IFS=';'; echo "${why[*]}" | cut -c1-300)"
 		echo "  museum $bug: FAILED: ${why[*]}"
 	fi
 done
@@ -123,12 +123,11 @@ for bug in $(cut -f2 "$rows" | sort -u); do
 	done
 	[ "$nc" -gt 0 ] || mis+=("no misaligned case ran")
 	if [ ${#mis[@]} -eq 0 ]; then
-		printf 'museum\t%s.misaligned\t1\t0\t0\t0.0\t%d cases: inline = outline = interp, none with checks off\n' \
-			"$bug" "$nc" >>"$run/results.tsv"
+		post_verdict "$run" museum "$bug.misaligned" ok \
+			"$nc cases: inline = outline = interp, none with checks off"
 		echo "  museum $bug misaligned: $nc cases, the same report in inline, outline, interp"
 	else
-		printf 'museum\t%s.misaligned\t0\t1\t0\t0.0\t%s\n' "$bug" "$(IFS=';'; echo "${mis[*]}" | cut -c1-300)" \
-			>>"$run/results.tsv"
+		post_verdict "$run" museum "$bug.misaligned" not-ok "$(IFS=';'; echo "${mis[*]}" | cut -c1-300)"
 		echo "  museum $bug misaligned: FAILED: ${mis[*]}"
 	fi
 	# stack: reports name the task (pid) in their place: type and access only
@@ -139,12 +138,11 @@ for bug in $(cut -f2 "$rows" | sort -u); do
 		case "$r" in "$want"*) ;; *) stack+=("$b: ${r:-no region}, want ${want//$'\t'/ } ...") ;; esac
 	done
 	if [ ${#stack[@]} -eq 0 ]; then
-		printf 'museum\t%s.stack\t1\t0\t0\t0.0\tstack-out-of-bounds Read and Write 8 at fp + 8 in inline and outline, none off\n' \
-			"$bug" >>"$run/results.tsv"
+		post_verdict "$run" museum "$bug.stack" ok \
+			"stack-out-of-bounds Read and Write 8 at fp + 8 in inline and outline, none off"
 		echo "  museum $bug stack: reported in inline and outline, not with checks off"
 	else
-		printf 'museum\t%s.stack\t0\t1\t0\t0.0\t%s\n' "$bug" "$(IFS=';'; echo "${stack[*]}" | cut -c1-300)" \
-			>>"$run/results.tsv"
+		post_verdict "$run" museum "$bug.stack" not-ok "$(IFS=';'; echo "${stack[*]}" | cut -c1-300)"
 		echo "  museum $bug stack: FAILED: ${stack[*]}"
 	fi
 done

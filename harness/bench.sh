@@ -46,7 +46,6 @@ mkdir -p "$CACHE/bench"
 prev=$(find "$CACHE/bench" -mindepth 2 -maxdepth 2 -name bench.csv 2>/dev/null | sort | tail -n1)
 run=$CACHE/bench/$(date +%Y%m%d-%H%M%S)-$$
 mkdir -p "$run"
-: >"$run/results.tsv"
 note "bench: run directory $run (source $(source_version), series $(series_hash | cut -c1-12))"
 
 # A private copy of the guest image: the shared one is rewritten by every
@@ -109,9 +108,9 @@ for mode in "${modes[@]}"; do
 		"${img[@]}" -q -icount -q shift=0,sleep=off \
 		"bench-$mode" "$run/$mode.log" bench "${kargs[@]}" kunit.enable=0 \
 		"bjk.bench=$numbers" "${qemu_params[@]}" || rc=1
-	"$TOOLS/bjk-suite" bench "bench-$mode" "$run/$mode.log" "$run/results.tsv" >"$run/$mode.ktap" || rc=1
-	"$TOOLS/bjk-splat" "bench-$mode" "$run/$mode.log" "$run/results.tsv" >>"$run/$mode.ktap" || rc=1
-	grep -E '^not ok|^# ' "$run/$mode.ktap" || true
+	"$TOOLS/bjk-suite" bench "bench-$mode" "$run/$mode.log" >"$run/$mode.ktap" || rc=1
+	"$TOOLS/bjk-splat" "bench-$mode" "$run/$mode.log" >"$run/$mode.splat.ktap" || rc=1
+	grep -hE '^not ok|^# ' "$run/$mode.ktap" "$run/$mode.splat.ktap" || true
 done
 
 rm -f "$run/image.cpio.gz" "$run/museum.cpio.gz"	# MBs; the consoles say what ran

@@ -17,6 +17,7 @@ run=${1:-}
 [ -n "$run" ] || die "usage: make judge RUN=<run directory> (\$BJK_CACHE/logs/<run>, printed by make test as 'run: ...')"
 [ -d "$run" ] || die "judge: $run is not a directory (a run of make test: $CACHE/logs/<run>)"
 [ -f "$run/boots" ] || die "judge: $run has no 'boots' file: not a run of make test"
+run=$(cd "$run" && pwd)	# kunit.py reads its files from the kernel tree's directory
 # The judge's own programs as the sources are now (built when they changed).
 "$BJK_ROOT/harness/tools.sh" >/dev/null || die "judge: building the harness's tools failed (harness/tools.sh)"
 t0=$(now)

@@ -10,7 +10,6 @@ set -euo pipefail
 "$BJK_ROOT/harness/prepare.sh"
 run=$CACHE/logs/$(date +%Y%m%d-%H%M%S)-$$-run
 mkdir -p "$run"
-: >"$run/results.tsv"
 qemu_user_opts
 mode=-l
 [ "${BJK_SHELL:-0}" = 1 ] && mode=-s
@@ -18,4 +17,5 @@ mode=-l
 	"${qemu_params[@]}"
 "$BJK_ROOT/harness/judge-boot.sh" run "${BJK_SUITES-test_bpf}" "$run"
 echo "==> summary"
-"$TOOLS/bjk-summary" "$run/results.tsv"
+mapfile -t verdicts < <(boot_verdicts "$run" run "${BJK_SUITES-test_bpf}")
+"$TOOLS/bjk-summary" "${verdicts[@]}"

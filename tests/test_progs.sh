@@ -10,6 +10,7 @@ dir=/selftests
 out=/tmp/test_progs.out
 limit=540
 
+. /lib/bjk.sh
 kmsg() {
 	echo "$*" >/dev/kmsg
 }
@@ -71,7 +72,6 @@ sed -i '/^BJK-RC /d' "$out"
 # subtests and tests skipped) must count what the lines count: a line that
 # did not come (a crash in the middle) fails a case of its own.
 awk '
-function add(line) { l[++nl] = line }
 /^#[0-9]+(\/[0-9]+)? +.*:(OK|SKIP|FAIL)( \(SKIP: [0-9]+\/[0-9]+\))?$/ {
 	match($0, /:(OK|SKIP|FAIL)( \(SKIP: [0-9]+\/[0-9]+\))?$/)
 	res = substr($0, RSTART + 1)
@@ -87,28 +87,28 @@ function add(line) { l[++nl] = line }
 	}
 	seen[name] = 1
 	if (res == "FAIL") {
-		add("not ok " ++n " " name)
+		print "not ok " name
 		for (j = (nb > 30 ? nb - 30 : 0); j < nb; j++)
-			add("#   " buf[j])
+			print "#   " buf[j]
 		f++
 		if (top)
 			topfail++
 	} else if (res == "SKIP" && top && subskip[name]) {
 		# All its subtests skipped: they are the cases, as test_progs
 		# counts them.
-		add("# " name ": skipped, all its subtests above")
+		print "# " name ": skipped, all its subtests above"
 		topok++
 	} else if (res == "SKIP") {
-		add("ok " ++n " " name " # SKIP")
+		print "ok " name " # SKIP"
 		for (j = (nb > 3 ? nb - 3 : 0); j < nb; j++)
-			add("#   " buf[j])
+			print "#   " buf[j]
 		s++
 		if (top)
 			topok++
 		else
 			subskip[substr(name, 1, index(name, "/") - 1)]++
 	} else if (top) {
-		add("ok " ++n " " name (res == "OK" ? "" : " # " res))
+		print "ok " name (res == "OK" ? "" : " # " res)
 		p++
 		topok++
 	}
@@ -118,18 +118,11 @@ function add(line) { l[++nl] = line }
 /^Summary: / { summary = $0; next }
 { buf[nb++] = $0 }
 END {
-	if (split(summary, w, /[ \/,]+/) < 7 || w[2] != topok || w[5] != s || (w[7] > 0) != (f > 0)) {
-		add(sprintf("not ok %d test_progs.summary # \"%s\": %d tests did not fail, %d skipped, %d failed by the case lines", ++n, summary, topok, s, f))
-		f++
-	}
-	print "KTAP version 1"
-	print "1.." n
-	for (i = 1; i <= nl; i++)
-		print l[i]
+	if (split(summary, w, /[ \/,]+/) < 7 || w[2] != topok || w[5] != s || (w[7] > 0) != (f > 0))
+		printf "not ok test_progs.summary # \"%s\": %d tests did not fail, %d skipped, %d failed by the case lines\n", summary, topok, s, f
 	printf "# test_progs: %s\n", summary
-	printf "# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n", p, f, s
 }
-' "$out" | while IFS= read -r l; do kmsg "$l"; done
+' "$out" | bjk_ktap | while IFS= read -r l; do kmsg "$l"; done
 grep -q '^Summary: ' "$out" || {
 	kmsg "BJK-ERROR: test_progs: no Summary line (exit status $rc); last lines:"
 	tail -n 20 "$out" | while IFS= read -r l; do kmsg "# $l"; done

@@ -50,8 +50,8 @@ for line in "${boots[@]}"; do
 done
 
 # Host-side tests, tests/host/<name>.sh RUNDIR: they boot the VM themselves
-# (e.g. tools/vm), judge their own cases and write RUNDIR/host/<name>.tsv
-# and .ktap; <name> counts as a boot for BJK_BOOTS.
+# (e.g. tools/vm), judge their own cases and write their verdict,
+# RUNDIR/host/<name>.ktap; <name> counts as a boot for BJK_BOOTS.
 for t in "$BJK_ROOT"/tests/host/*.sh; do
 	[ -f "$t" ] || continue
 	name=$(basename "$t" .sh)

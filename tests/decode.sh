@@ -5,6 +5,7 @@
 # size), and in a C program the source line names that access in its
 # comment (tests/e2e/progs/e2e.bpf.c). One KTAP line per report, and one
 # that the watcher saw as many reports as the e2e cases expected.
+. /lib/bjk.sh
 f=/tmp/decode.ktap
 if [ ! -f "$f" ]; then
 	echo "BJK-ERROR: decode: $f missing (run the e2e suite first in this boot, with /vm/bjk-decode in the image)" >/dev/kmsg
@@ -12,7 +13,6 @@ if [ ! -f "$f" ]; then
 fi
 # bjk-decode knows the count only at the end: the plan and the totals come
 # from its lines (bjk_ktap numbers them again).
-. /lib/bjk.sh
 sed -E 's/^(ok|not ok) [0-9]+ /\1 /' "$f" | bjk_ktap
 if grep -q '^not ok' "$f"; then
 	echo "# decode: the decoded reports:"

@@ -71,4 +71,15 @@ static inline int bjk_ktap_result(const char *msg, char *res, char *name, size_t
 	return 1;
 }
 
+/* Count a case of result @res (as bjk_ktap_result() gives it). */
+static inline void bjk_count(char res, long *passed, long *failed, long *skipped)
+{
+	if (res == 'o')
+		(*passed)++;
+	else if (res == 's')
+		(*skipped)++;
+	else
+		(*failed)++;
+}
+
 #endif

@@ -85,19 +85,22 @@ static void add_line(char res, const char *name, const char *rest)
 		ncases++;
 }
 
+/* A case of the suite, counted. */
+static void add_case(struct verdict *v, char res, const char *name, const char *rest)
+{
+	add_line(res, name, rest);
+	bjk_count(res, &v->passed, &v->failed, &v->skipped);
+}
+
 /* A case the judge adds itself: its name starts with "judge.". */
 static void judge_case(struct verdict *v, int ok, const char *name, const char *detail)
 {
 	char rest[600];
 
 	snprintf(rest, sizeof(rest), " # %s", detail);
-	add_line(ok ? 'o' : 'f', name, rest);
-	if (ok) {
-		v->passed++;
-	} else {
-		v->failed++;
+	add_case(v, ok ? 'o' : 'f', name, rest);
+	if (!ok)
 		add_note(v, detail);
-	}
 }
 
 static void print_doc(void)
@@ -129,13 +132,7 @@ static void guest_line(struct verdict *v, const char *msg)
 	long a, b, c, d, e, f;
 
 	if (bjk_ktap_result(msg, &res, name, sizeof(name), &rest)) {
-		add_line(res, name, rest);
-		if (res == 'o')
-			v->passed++;
-		else if (res == 's')
-			v->skipped++;
-		else
-			v->failed++;
+		add_case(v, res, name, rest);
 	} else if (sscanf(msg, "1..%ld", &a) == 1 && plan < 0) {
 		plan = a;
 	} else if (sscanf(msg, "# Totals: pass:%ld fail:%ld xfail:%ld xpass:%ld skip:%ld error:%ld",
@@ -378,10 +375,12 @@ static void j_skip(void)
 	}
 }
 
-static void kunit_group(struct verdict *v, const char *prefix, int outermost);
+enum { KUNIT_CASE, KUNIT_GROUP, KUNIT_RUN };
 
-/* An array of @what: groups, or test cases (name and status). */
-static void kunit_array(struct verdict *v, const char *prefix, int groups)
+static void kunit_object(struct verdict *v, const char *prefix, int kind);
+
+/* An array of objects of @kind. */
+static void kunit_array(struct verdict *v, const char *prefix, int kind)
 {
 	if (!j_lit('[')) {
 		jbad = 1;
@@ -389,53 +388,21 @@ static void kunit_array(struct verdict *v, const char *prefix, int groups)
 	}
 	if (j_lit(']'))
 		return;
-	do {
-		char key[64], name[1024] = "", status[16] = "";
-
-		if (groups) {
-			kunit_group(v, prefix, 0);
-			continue;
-		}
-		if (!j_lit('{')) {
-			jbad = 1;
-			return;
-		}
-		do {
-			j_str(key, sizeof(key));
-			if (!j_lit(':'))
-				jbad = 1;
-			if (!strcmp(key, "name"))
-				j_str(name, sizeof(name));
-			else if (!strcmp(key, "status"))
-				j_str(status, sizeof(status));
-			else
-				j_skip();
-		} while (!jbad && j_lit(','));
-		if (!j_lit('}'))
-			jbad = 1;
-		if (!jbad) {
-			char full[BJK_LINE_MAX];
-			char res = !strcmp(status, "PASS") ? 'o' : !strcmp(status, "SKIP") ? 's' : 'f';
-
-			/* kunit.py names a test it expected but never saw "". */
-			snprintf(full, sizeof(full), "%s%s", prefix, name[0] ? name : "(missing)");
-			add_line(res, full, res == 's' ? " # SKIP" :
-					    !strcmp(status, "ERROR") ? " # crashed" : "");
-			if (res == 'o')
-				v->passed++;
-			else if (res == 's')
-				v->skipped++;
-			else
-				v->failed++;
-		}
-	} while (!jbad && j_lit(','));
+	do
+		kunit_object(v, prefix, kind);
+	while (!jbad && j_lit(','));
 	if (!j_lit(']'))
 		jbad = 1;
 }
 
-static void kunit_group(struct verdict *v, const char *prefix, int outermost)
+/*
+ * A group (its groups and test cases, named after it) or a test case (a
+ * case of the suite). The outermost group is the run ("KUnit Test Group"):
+ * its name is no suite's.
+ */
+static void kunit_object(struct verdict *v, const char *prefix, int kind)
 {
-	char key[64], name[512] = "", sub[BJK_LINE_MAX];
+	char key[64], name[512] = "", status[16] = "", sub[BJK_LINE_MAX];
 
 	if (!j_lit('{')) {
 		jbad = 1;
@@ -445,20 +412,29 @@ static void kunit_group(struct verdict *v, const char *prefix, int outermost)
 		j_str(key, sizeof(key));
 		if (!j_lit(':'))
 			jbad = 1;
-		/* The outermost group is the run ("KUnit Test Group"): no name of a suite. */
-		snprintf(sub, sizeof(sub), "%s%s%s", prefix, outermost ? "" : name,
-			 outermost || !name[0] ? "" : ".");
+		snprintf(sub, sizeof(sub), "%s%s%s", prefix, kind == KUNIT_RUN ? "" : name,
+			 kind == KUNIT_RUN || !name[0] ? "" : ".");
 		if (!strcmp(key, "name"))
 			j_str(name, sizeof(name));
+		else if (!strcmp(key, "status"))
+			j_str(status, sizeof(status));
 		else if (!strcmp(key, "sub_groups"))
-			kunit_array(v, sub, 1);
+			kunit_array(v, sub, KUNIT_GROUP);
 		else if (!strcmp(key, "test_cases"))
-			kunit_array(v, sub, 0);
+			kunit_array(v, sub, KUNIT_CASE);
 		else
 			j_skip();
 	} while (!jbad && j_lit(','));
 	if (!j_lit('}'))
 		jbad = 1;
+	if (kind == KUNIT_CASE && !jbad) {
+		char res = !strcmp(status, "PASS") ? 'o' : !strcmp(status, "SKIP") ? 's' : 'f';
+
+		/* kunit.py names a test it expected but never saw "". */
+		snprintf(sub, sizeof(sub), "%s%s", prefix, name[0] ? name : "(missing)");
+		add_case(v, res, sub, res == 's' ? " # SKIP" :
+			 !strcmp(status, "ERROR") ? " # crashed" : "");
+	}
 }
 
 /* Read the whole of @path, NUL-terminated; NULL when it cannot be read. */
@@ -495,7 +471,7 @@ static void kunit(struct verdict *v, const char *json, int status)
 
 	if (text) {
 		jp = text;
-		kunit_group(v, "", 1);
+		kunit_object(v, "", KUNIT_RUN);
 		free(text);
 	}
 	/* Time: from the first KTAP header to the start of /init. */
@@ -519,8 +495,7 @@ static void kunit(struct verdict *v, const char *json, int status)
 		judge_case(v, 0, "kunit", "no KUnit output on the console (KUnit did not run)");
 	} else if (!ncases) {
 		/* KUnit ran with no suite: "KTAP version 1" and "1..0". */
-		add_line('s', "kunit", " # SKIP no KUnit test ran");
-		v->skipped++;
+		add_case(v, 's', "kunit", " # SKIP no KUnit test ran");
 		add_note(v, "no KUnit test ran (series not applied, or CONFIG_BPF_JIT_KASAN_KUNIT_TEST off)");
 	} else if (status && !v->failed) {
 		snprintf(buf, sizeof(buf), "kunit.py parse: exit status %d, yet no test failed", status);
@@ -564,8 +539,7 @@ int main(int argc, char **argv)
 
 			/* The reason is the note already. */
 			snprintf(rest, sizeof(rest), " # %s", v.note[0] ? v.note : "guest script failed");
-			add_line('f', "judge.finished", rest);
-			v.failed++;
+			add_case(&v, 'f', "judge.finished", rest);
 		}
 	}
 	print_doc();

@@ -79,12 +79,7 @@ static void read_verdict(struct row *r, const char *path)
 			continue;
 		if (bjk_ktap_result(line, &res, name, sizeof(name), &rest)) {
 			r->ncases++;
-			if (res == 'o')
-				r->p++;
-			else if (res == 's')
-				r->s++;
-			else
-				r->f++;
+			bjk_count(res, &r->p, &r->f, &r->s);
 		} else if (plan < 0 && sscanf(line, "1..%ld", &plan) == 1) {
 			continue;
 		} else if (!strncmp(line, tag, strlen(tag))) {

@@ -62,7 +62,8 @@ for t in "$BJK_ROOT"/tests/host/*.sh; do
 done
 
 # The verdicts, the table and the closing line: the same stage as make judge.
+# The closing line is the run's last: the logs are named before it.
+note "logs: $run (boots and host tests: $(since "$t0"))"
 rc=0
 "$BJK_ROOT/harness/judge.sh" "$run" || rc=$?
-note "logs: $run (total $(since "$t0"))"
 exit "$rc"

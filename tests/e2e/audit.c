@@ -21,7 +21,7 @@ int checks_load(void)
 		return -1;
 	for (i = 0; i < BJK_NCHECKS; i++)
 		if (!bjk_checks[i].addr || bjk_checks[i].addr < 0xffff000000000000UL)
-			say("# warning: %s not in /proc/kallsyms (or hidden)", bjk_checks[i].name);
+			note(NULL, "# warning: %s not in /proc/kallsyms (or hidden)", bjk_checks[i].name);
 	return 0;
 }
 

@@ -55,7 +55,7 @@ int cases_init(void)
 	uint32_t id = 0;
 
 	if (!vmlinux) {
-		say("# vmlinux BTF: %s", strerror(errno));
+		note(NULL, "# vmlinux BTF: %s", strerror(errno));
 		return -1;
 	}
 	while (!bpf_btf_get_next_id(id, &id)) {
@@ -75,7 +75,7 @@ int cases_init(void)
 		close(fd);
 	}
 	if (mod_btf_fd < 0 || !mod_btf) {
-		say("# module BTF of %s not found (module not loaded?)", MODULE_NAME);
+		note(NULL, "# module BTF of %s not found (module not loaded?)", MODULE_NAME);
 		return -1;
 	}
 	return 0;
@@ -86,7 +86,7 @@ static int kfunc_id(const char *name)
 	int id = btf__find_by_name_kind(mod_btf, name, BTF_KIND_FUNC);
 
 	if (id < 0) {
-		say("# kfunc %s not in the module's BTF", name);
+		note(NULL, "# kfunc %s not in the module's BTF", name);
 		exit(2);
 	}
 	return id;

@@ -131,9 +131,9 @@ struct spec {
 /* loader.c */
 extern int harden;
 extern char vlog[65536];
+/* A "#" line of run @t (without one: the line alone); fail(): it fails. */
 void fail(struct tcase *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void note(struct tcase *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void set_harden(int v);
 struct bpf_object_open_opts;
 struct bpf_object *obj_open(const struct bpf_object_open_opts *oo);

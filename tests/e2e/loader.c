@@ -71,39 +71,40 @@ static const int hardens[] = { 0, 2 };
 
 /* ---- output ------------------------------------------------------------ */
 
-void say(const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	bjk_out("%s", buf);
-}
-
-void fail(struct tcase *t, const char *fmt, ...)
+/*
+ * One line of output, "# NAME: message" for run @t, the message alone
+ * without one; with @why, the run's first such message is why it fails.
+ */
+static void vout(struct tcase *t, bool why, const char *fmt, va_list ap)
 {
 	char buf[512];
-	va_list ap;
 
-	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
+	if (!t) {
+		bjk_out("%s", buf);
+		return;
+	}
 	bjk_out("# %s: %s", t->name, buf);
-	if (!t->why[0])
+	if (why && !t->why[0])
 		snprintf(t->why, sizeof(t->why), "%s", buf);
 }
 
 void note(struct tcase *t, const char *fmt, ...)
 {
-	char buf[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	vout(t, false, fmt, ap);
 	va_end(ap);
-	bjk_out("# %s: %s", t->name, buf);
+}
+
+void fail(struct tcase *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vout(t, true, fmt, ap);
+	va_end(ap);
 }
 
 void set_harden(int v)

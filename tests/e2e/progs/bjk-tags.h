@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the e2e runner expects of a C program, written once, on the
- * program: BTF decl tags, which its loader (loader.c) reads from the object's BTF
- * (a BTF_KIND_DECL_TAG with component_idx -1 on the program's
+ * program: BTF decl tags, which its loader (loader.c) reads from the
+ * object's BTF (a BTF_KIND_DECL_TAG with component_idx -1 on the program's
  * BTF_KIND_FUNC), as the kernel's selftests do with __msg and __retval
  * (tools/testing/selftests/bpf/progs/bpf_misc.h, test_loader.c). The case
  * list, and so the KTAP plan, follows from them: nothing to keep in step.
@@ -20,8 +20,8 @@
  * quietly.
  *
  * The comments on the accesses ("Read 8 at +16") stay as well: they are
- * what bjk-decode checks a decoded report's source line against
- * (tests/decode.sh), not what the runner reads.
+ * what the decode suite checks a decoded report's source line against
+ * (tests/decode.sh, bjk-e2e -d), not what a case's run reads.
  */
 #ifndef BJK_TAGS_H
 #define BJK_TAGS_H

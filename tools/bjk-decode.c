@@ -767,7 +767,7 @@ static void print_line(FILE *o, const char *region, const struct bjk_report *r,
 		       const struct decoded *d)
 {
 	char kind[16] = "-", source[300] = "-", text[512] = "";
-	const char *t = d->why ? d->why : "";
+	const char *t = d->why ? d->why : d->insn < 0 ? "instruction not unique" : "";
 	bool write;
 	int size;
 	size_t k;

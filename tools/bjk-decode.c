@@ -3,11 +3,11 @@
  * bjk-decode: from a KASAN report in a JIT-compiled BPF program to the BPF
  * instruction and the C source line that made the bad access.
  *
- *   bjk-decode [-d DUMP] LOG        decode the reports of a console log or
+ *   bjk-decode [-m] [-d DUMP] LOG   decode the reports of a console log or
  *                                   dmesg, with the programs of DUMP (or the
  *                                   live ones when there is no -d)
  *   bjk-decode dump FILE            save every loaded program (for later)
- *   bjk-decode watch [-d DUMP] [-c KTAP] [-a ACK] -- CMD [ARG...]
+ *   bjk-decode watch [-m] [-d DUMP] [-a ACK] -- CMD [ARG...]
  *                                   run CMD; decode each report in a BPF
  *                                   program while the program is still
  *                                   loaded; exit with CMD's status
@@ -30,14 +30,12 @@
  * (Reading /proc/kallsyms per program would be exact but is far too slow
  * under TCG, and it hides BPF symbols while bpf_jit_harden is on.)
  *
- * watch -c KTAP: the e2e suite's check. Each decoded report must name a
- * memory instruction of the report's kind, and in a C program its source
- * line must carry a comment naming the access ("Read 8", "Write 1", as in
- * tests/e2e/progs/e2e.bpf.c). One KTAP line per report goes to KTAP, named
- * after the BJK-EXPECT-BEGIN region it came in. watch -a ACK: on each
- * BJK-EXPECT-END line, write the case's name to ACK; the e2e runner waits
- * for it before it closes the case's programs (a race otherwise: a case
- * takes a few ms, and the watcher may read its report after the close).
+ * -m: each decoded report as one line (print_line()) instead of a block,
+ * for a program to compare with what it expected (the e2e suite's decode
+ * check, tests/e2e/loader.c). watch -a ACK: on each BJK-EXPECT-END line,
+ * write the region's name to ACK; a runner waits for it before it closes
+ * the region's programs (a race otherwise: a case takes a few ms, and the
+ * watcher may read its report after the close).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -551,6 +549,10 @@ static bool lines_out_of_step(const struct snap *s)
 	return false;
 }
 
+/* Why a report of a blinded program with subprograms is not decoded. */
+static const char blinded_why[] =
+	"line info out of step with the xlated instructions (constant blinding, bpf_jit_harden, of a program with subprograms); decode with bpf_jit_harden=0";
+
 static struct decoded decode(const struct bjk_report *r)
 {
 	const struct tab_access *tab = NULL;
@@ -600,6 +602,7 @@ static struct decoded decode(const struct bjk_report *r)
 		if (lines_out_of_step(d.s)) {
 			d.blinded = true;
 			d.line = NULL;
+			d.why = blinded_why;
 		}
 		return d;
 	}
@@ -694,7 +697,7 @@ static struct decoded decode(const struct bjk_report *r)
 	 */
 	if (lines_out_of_step(d.s)) {
 		d.blinded = true;
-		d.why = "line info out of step with the xlated instructions (constant blinding, bpf_jit_harden, of a program with subprograms); decode with bpf_jit_harden=0";
+		d.why = blinded_why;
 	}
 	return d;
 }
@@ -750,36 +753,54 @@ static void print_decoded(FILE *o, int n, const struct bjk_report *r, const stru
 	}
 }
 
-/* watch -c: is the decoded report the access its source line names? */
-static bool check_decoded(const struct bjk_report *r, const struct decoded *d, char *why, size_t n)
+/*
+ * -m: one line per report, fields separated by one space, "-" for none:
+ *   decoded REGION BUG read|write SIZE PROG FUNC INSN KIND SOURCE # TEXT
+ * REGION: the BJK-EXPECT-BEGIN region the report came in; BUG, read|write,
+ * SIZE: the report's; PROG, FUNC: the program's name and the function's
+ * index (jited_ksyms order); INSN, KIND: the decoded instruction (-1 when
+ * not decoded) and its access ("read8", "write4"); SOURCE: file:line, or
+ * "blinded" (not decoded: constant blinding); TEXT: the source line, or
+ * why not decoded.
+ */
+static void print_line(FILE *o, const char *region, const struct bjk_report *r,
+		       const struct decoded *d)
 {
-	char want[32];
+	char kind[16] = "-", source[300] = "-", text[512] = "";
+	const char *t = d->why ? d->why : d->insn < 0 ? "instruction not unique" : "";
+	bool write;
+	int size;
+	size_t k;
 
-	if (d->blinded) {
-		snprintf(why, n, "SKIP %s", d->why);
-		return true;
-	}
-	if (!d->s || d->insn < 0) {
-		snprintf(why, n, "%s", d->why ? d->why : "instruction not unique");
-		return false;
-	}
-	if (!insn_matches(&d->s->insns[d->insn], r->write, r->size)) {
-		snprintf(why, n, "insn %d is not a %s of size %d", d->insn,
-			 r->write ? "write" : "read", r->size);
-		return false;
-	}
-	if (!d->line) {
-		snprintf(why, n, "insn %d, no line info (raw program)", d->insn);
-		return true;
-	}
-	snprintf(want, sizeof(want), "%s %d", r->write ? "Write" : "Read", r->size);
-	if (!strstr(d->line->text, want)) {
-		snprintf(why, n, "line %s:%u does not name the access \"%s\": %s", d->line->file,
-			 d->line->num, want, d->line->text);
-		return false;
-	}
-	snprintf(why, n, "insn %d, line %u", d->insn, d->line->num);
-	return true;
+	if (d->insn >= 0 &&
+	    bjk_insn_access(&d->s->insns[d->insn], &write, &size) == BJK_ACCESS_CHECKED)
+		snprintf(kind, sizeof(kind), "%s%d", write ? "write" : "read", size);
+	if (d->blinded)
+		snprintf(source, sizeof(source), "blinded");
+	else if (d->line)
+		snprintf(source, sizeof(source), "%s:%u", d->line->file, d->line->num);
+	if (d->line && !d->blinded)
+		for (t = d->line->text; *t == ' ' || *t == '\t'; t++)
+			;
+	snprintf(text, sizeof(text), "%s", t);
+	for (k = 0; text[k]; k++)	/* one line, one space between fields */
+		if (text[k] == '\t' || text[k] == '\n')
+			text[k] = ' ';
+	fprintf(o, "decoded %s %s %s %d %s %d %d %s %s # %s\n", region[0] ? region : "-", r->bug,
+		r->write ? "write" : "read", r->size, d->s && d->s->name[0] ? d->s->name : "-",
+		d->func, d->insn, kind, source, text);
+}
+
+/* -m: one line per report; else a block. */
+static bool one_line;
+
+static void print_report(FILE *o, int n, const char *region, const struct bjk_report *r,
+			 const struct decoded *d)
+{
+	if (one_line)
+		print_line(o, region, r, d);
+	else
+		print_decoded(o, n, r, d);
 }
 
 /* ---- decode a log ---------------------------------------------------- */
@@ -787,9 +808,10 @@ static bool check_decoded(const struct bjk_report *r, const struct decoded *d, c
 static int decode_log(const char *path, bool live)
 {
 	FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	char line[8192];
+	char line[8192], region[BJK_EXPECT_NAME] = "";
 	struct bjk_report r = {};
 	int n = 0, bad = 0;
+	long c;
 
 	if (!in) {
 		fprintf(stderr, "bjk-decode: %s: %s\n", path, strerror(errno));
@@ -798,13 +820,14 @@ static int decode_log(const char *path, bool live)
 	while (fgets(line, sizeof(line), in)) {
 		struct decoded d;
 
+		bjk_expect_begin(bjk_msg(line), region, &c);
 		if (bjk_report_parse(bjk_msg(line), &r) != BJK_REPORT_ACCESS ||
 		    !bjk_report_in_bpf(&r))
 			continue;
 		if (live)
 			snap_find_live(r.sym, r.len);
 		d = decode(&r);
-		print_decoded(stdout, ++n, &r, &d);
+		print_report(stdout, ++n, region, &r, &d);
 		bad += !d.s;
 	}
 	if (in != stdin)
@@ -868,7 +891,7 @@ static void on_chld(int sig)
 	child_done = 1;
 }
 
-/* The e2e runner waits for this (BJK_DECODE_ACK in runner.c). */
+/* A runner waits for this (bjk_decode_sync() of lib/bjk-guest.h). */
 static void write_ack(const char *path, const char *name)
 {
 	char tmp[512];
@@ -883,12 +906,10 @@ static void write_ack(const char *path, const char *name)
 		rename(tmp, path);
 }
 
-static int watch(const char *dump, const char *ktap, const char *ack, char **argv)
+static int watch(const char *dump, const char *ack, char **argv)
 {
 	static struct bjk_kmsg km;
-	int status = 0, n = 0, nok = 0;
-	int expected = 0;
-	FILE *kt = NULL;
+	int status = 0, n = 0;
 	char region[BJK_EXPECT_NAME] = "", name[BJK_EXPECT_NAME];
 	struct bjk_report r = {};
 	bool drained = false;
@@ -899,10 +920,6 @@ static int watch(const char *dump, const char *ktap, const char *ack, char **arg
 
 	if (bjk_kmsg_open(&km)) {
 		fprintf(stderr, "bjk-decode: /dev/kmsg: %s\n", strerror(errno));
-		return 2;
-	}
-	if (ktap && !(kt = fopen(ktap, "w"))) {
-		fprintf(stderr, "bjk-decode: %s: %s\n", ktap, strerror(errno));
 		return 2;
 	}
 	checks_load();
@@ -949,8 +966,7 @@ static int watch(const char *dump, const char *ktap, const char *ack, char **arg
 
 			if (ack && bjk_expect_end(msg, name) > 0)
 				write_ack(ack, name);
-			if (bjk_expect_begin(msg, region, &c))
-				expected += c;
+			bjk_expect_begin(msg, region, &c);
 			kind = bjk_report_parse(msg, &r);
 			/* now, while the report is printed, the program is alive */
 			if (kind == BJK_REPORT_BEGIN && bjk_report_in_bpf(&r))
@@ -970,17 +986,9 @@ static int watch(const char *dump, const char *ktap, const char *ack, char **arg
 				pf = open_memstream(&pending, &pending_len);
 			else
 				pf = NULL;
-			print_decoded(pf ? pf : stdout, ++n, &r, &d);
+			print_report(pf ? pf : stdout, ++n, region, &r, &d);
 			if (pf)
 				fclose(pf);
-			if (kt) {
-				char why[512];
-				bool ok = check_decoded(&r, &d, why, sizeof(why));
-
-				nok += ok;
-				fprintf(kt, "%s %d decode.%s.%d # %s\n", ok ? "ok" : "not ok", n,
-					region[0] ? region : "unframed", n, why);
-			}
 		}
 	}
 	waitpid(pid, &status, 0);
@@ -999,13 +1007,6 @@ static int watch(const char *dump, const char *ktap, const char *ack, char **arg
 			fclose(o);
 		}
 	}
-	if (kt) {
-		/* a report the watcher missed would otherwise go unchecked */
-		fprintf(kt, "%s %d decode.reports_seen # %d report(s) seen, %d expected by the BJK-EXPECT regions\n",
-			n == expected ? "ok" : "not ok", n + 1, n, expected);
-		fprintf(kt, "# decode: %d report(s), %d decoded to their instruction and line\n", n, nok);
-		fclose(kt);
-	}
 	printf("bjk-decode: %d KASAN report(s) in BPF programs while the command ran\n", n);
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
@@ -1015,15 +1016,15 @@ static int watch(const char *dump, const char *ktap, const char *ack, char **arg
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: bjk-decode [-d DUMP] LOG|-\n"
+		"usage: bjk-decode [-m] [-d DUMP] LOG|-\n"
 		"       bjk-decode dump FILE\n"
-		"       bjk-decode watch [-d DUMP] [-c KTAP] [-a ACK] -- CMD [ARG...]\n");
+		"       bjk-decode watch [-m] [-d DUMP] [-a ACK] -- CMD [ARG...]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	const char *dump = NULL, *ktap = NULL, *ack = NULL;
+	const char *dump = NULL, *ack = NULL;
 	bool w = false;
 	int opt;
 
@@ -1038,18 +1039,18 @@ int main(int argc, char **argv)
 		argv++;
 		argc--;
 	}
-	while ((opt = getopt(argc, argv, "d:c:a:")) != -1) {
+	while ((opt = getopt(argc, argv, "md:a:")) != -1) {
 		switch (opt) {
 		case 'a': ack = optarg; break;
 		case 'd': dump = optarg; break;
-		case 'c': ktap = optarg; break;
+		case 'm': one_line = true; break;
 		default: usage();
 		}
 	}
 	if (optind >= argc)
 		usage();
 	if (w)
-		return watch(dump, ktap, ack, argv + optind);
+		return watch(dump, ack, argv + optind);
 	if (dump && dump_read(dump))
 		return 2;
 	return decode_log(argv[optind], !dump);

@@ -5,7 +5,8 @@
 # vmlinux); USERLAND: libbpf and vmlinux.h of the build (harness/userland.sh);
 # OUT: where to put the results:
 #   OUT/bjk_e2e.ko   the test module (kfuncs, module BTF)
-#   OUT/bjk-e2e      the static runner, with the BPF object embedded
+#   OUT/bjk-e2e      the static runner (loader.c, audit.c, cases.c), with
+#                    the BPF object embedded
 # Needs no lock: the module build is a few seconds of make M= (see
 # BJK_E2E_LOCK below). Intermediate files go to OUT/work.
 set -euo pipefail
@@ -34,7 +35,15 @@ strip --strip-debug -o "$out/bjk_e2e.ko" "$work/module/bjk_e2e.ko"
 embed_bpf_object "$work/e2e.bpf.o" "$work/objects.S"
 gcc -static -O2 -g -Wall -Wextra -Wno-unused-result -Wno-missing-field-initializers \
 	-I"$uinc" -I"$tree/tools/include/uapi" -I"$root/lib" \
-	-o "$out/bjk-e2e.tmp" "$here/runner.c" "$work/objects.S" \
+	-o "$out/bjk-e2e.tmp" "$here/loader.c" "$here/audit.c" "$here/cases.c" "$work/objects.S" \
 	"$libbpf_a" -l:libelf.a -l:libz.a
+
+# The plan follows the tags' counters, not BTF's order: in order.bpf.c,
+# BTF lists the second case's program first (progs/order.bpf.c says why).
+"$clang" -g -O2 -target bpf -mcpu=v4 -Wall -Werror -I"$userland" -I"$uinc" \
+	-c "$here/progs/order.bpf.c" -o "$work/order.bpf.o"
+got=$("$out/bjk-e2e.tmp" -o "$work/order.bpf.o" -l -f h0.order. | tr '\n' ' ')
+[ "$got" = "h0.order.first h0.order.second " ] ||
+	die "bjk-e2e -l of progs/order.bpf.c: $got; want h0.order.first h0.order.second"
 mv -f "$out/bjk-e2e.tmp" "$out/bjk-e2e"
 echo "e2e: $out/bjk-e2e, $out/bjk_e2e.ko"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the e2e runner (runner.c) expects of a C program, written once, on
- * the program: BTF decl tags, which the runner reads from the object's BTF
- * (a BTF_KIND_DECL_TAG with component_idx -1 on the program's
+ * What the e2e runner expects of a C program, written once, on the
+ * program: BTF decl tags, which its loader (loader.c) reads from the
+ * object's BTF (a BTF_KIND_DECL_TAG with component_idx -1 on the program's
  * BTF_KIND_FUNC), as the kernel's selftests do with __msg and __retval
  * (tools/testing/selftests/bpf/progs/bpf_misc.h, test_loader.c). The case
  * list, and so the KTAP plan, follows from them: nothing to keep in step.
@@ -13,20 +13,30 @@
  *	__bjk_retval(0)
  *	int zoo_short(void *ctx)
  *
- * Each tag is one string "bjk:KEY=VALUE"; the runner stops on a key or a
+ * Each tag is one string "bjk:N:KEY=VALUE"; the runner stops on a key or a
  * value it cannot read, on a tag on anything but a program, and on a
  * program that is no case and no other case's companion (__bjk_audit,
  * __bjk_run, __bjk_map_prog): a forgotten tag must not drop a case
  * quietly.
  *
  * The comments on the accesses ("Read 8 at +16") stay as well: they are
- * what bjk-decode checks a decoded report's source line against
- * (tests/decode.sh), not what the runner reads.
+ * what the decode suite checks a decoded report's source line against
+ * (tests/decode.sh, bjk-e2e -d), not what a case's run reads.
  */
 #ifndef BJK_TAGS_H
 #define BJK_TAGS_H
 
-#define __bjk_tag(s)	__attribute__((btf_decl_tag("bjk:" s)))
+/*
+ * "bjk:N:" + s, N from __COUNTER__: the order in which the tags are
+ * written. BTF's order of FUNCs and of their tags is the compiler's; the
+ * loader sorts by N (a case's reports in order, the cases in the order of
+ * their case tags). It also keeps two equal tags apart, which the compiler
+ * would fold into one (the kernel's selftests' bpf_misc.h numbers __msg
+ * tags for that).
+ */
+#define __bjk_str(x)	#x
+#define __bjk_xstr(x)	__bjk_str(x)
+#define __bjk_tag(s)	__attribute__((btf_decl_tag("bjk:" __bjk_xstr(__COUNTER__) ":" s)))
 
 /*
  * The case NAME: the program is loaded (with its companions), audited,

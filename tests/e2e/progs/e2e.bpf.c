@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * BPF programs of the end-to-end suite, in C (clang -target bpf -mcpu=v4).
- * Each is a case of the runner (runner.c), which loads it alone, runs it
- * with BPF_PROG_TEST_RUN and checks the KASAN reports it causes. The exact
- * class and size of every access matter only where the runner expects a
- * report; the matrix of opcodes is built from raw instructions instead.
+ * Each is a case of the runner (loader.c, cases.c), which loads it alone,
+ * runs it with BPF_PROG_TEST_RUN and checks the KASAN reports it causes.
+ * The exact class and size of every access matter only where the runner
+ * expects a report; the matrix of opcodes is built from raw instructions
+ * instead (cases.c).
  *
  * What the runner expects of a program is in its tags (bjk-tags.h), and
- * only there. The runner runs the cases in the order of this file, in
- * three groups: plain cases, merge cases, then the cases that set
- * something up first (a map entry, an attachment, a second program).
+ * only there. The runner runs the cases in the order of this file.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -17,7 +16,7 @@
 #include <bpf/bpf_core_read.h>
 #include "bjk-tags.h"
 
-/* The bug type of a byte bjk_poison() poisoned (runner.c: POISON_BUG). */
+/* The bug type of a byte bjk_poison() poisoned (e2e.h: POISON_BUG). */
 #define POISONED	"global-out-of-bounds"
 
 /* The test module's kfuncs (tests/e2e/module/bjk_e2e.c). */
@@ -658,7 +657,7 @@ int BPF_PROG(trace_null, struct bpf_fentry_test_t *arg)
 
 char _license[] SEC("license") = "GPL";
 
-/* ---- merged checks: each runs with merging off and on (runner.c) ------ */
+/* ---- merged checks: each runs with merging off and on (cases.c) ------- */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

@@ -13,6 +13,7 @@
 
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -49,6 +50,35 @@ static void bjk_out(const char *fmt, ...)
 	buf[n] = '\0';
 	printf("%s\n", buf);
 	fflush(stdout);
+}
+
+/*
+ * A suite's KTAP cases, numbered and counted as they are printed:
+ * "ok N PREFIXNAME # note" or "not ok ..."; bjk_totals() ends the suite.
+ */
+static int bjk_ntests, bjk_nfail;
+
+static void bjk_case(bool ok, const char *prefix, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void bjk_case(bool ok, const char *prefix, const char *name, const char *fmt, ...)
+{
+	char note[700];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(note, sizeof(note), fmt, ap);
+	va_end(ap);
+	bjk_ntests++;
+	bjk_nfail += !ok;
+	bjk_out("%s %d %s%s # %s", ok ? "ok" : "not ok", bjk_ntests, prefix, name, note);
+}
+
+/* The kselftest totals line; the suite's exit status. */
+static inline int bjk_totals(void)
+{
+	bjk_out("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0",
+		bjk_ntests - bjk_nfail, bjk_nfail);
+	return bjk_nfail ? 1 : 0;
 }
 
 #ifdef __LIBBPF_LIBBPF_H

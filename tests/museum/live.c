@@ -50,22 +50,8 @@
 
 static const char *mode;
 static char log_buf[1 << 16];
-static int ntests, nfail;
 
-static void result(bool ok, const char *name, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void result(bool ok, const char *name, const char *fmt, ...)
-{
-	char note[700];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(note, sizeof(note), fmt, ap);
-	va_end(ap);
-	ntests++;
-	nfail += !ok;
-	bjk_out("%s %d live.%s # %s", ok ? "ok" : "not ok", ntests, name, note);
-}
+#define result(ok, name, ...) bjk_case(ok, "live.", name, __VA_ARGS__)
 
 /* A reported case expects one report unless the checks are off. */
 static int reports_expected(void)
@@ -429,6 +415,5 @@ int main(int argc, char **argv)
 	for (i = 0; i < NEXHIBITS; i++)
 		if (wanted(argc, argv, exhibits[i].name))
 			exhibits[i].run();
-	bjk_out("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0", ntests - nfail, nfail);
-	return nfail ? 1 : 0;
+	return bjk_totals();
 }

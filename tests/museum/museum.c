@@ -299,7 +299,6 @@ static const struct bug {
 #define NBUGS	(int)(sizeof(bugs) / sizeof(bugs[0]))
 
 static char log_buf[1 << 20];
-static int ntests, nfail;
 
 static void museum_bit(int bit)
 {
@@ -440,20 +439,7 @@ static int run(int fd)
 	return bpf_prog_test_run_opts(fd, &o);
 }
 
-static void result(bool ok, const char *name, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void result(bool ok, const char *name, const char *fmt, ...)
-{
-	char note[600];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(note, sizeof(note), fmt, ap);
-	va_end(ap);
-	ntests++;
-	nfail += !ok;
-	bjk_out("%s %d museum.%s # %s", ok ? "ok" : "not ok", ntests, name, note);
-}
+#define result(ok, name, ...) bjk_case(ok, "museum.", name, __VA_ARGS__)
 
 static const struct access out_access = { .tail = T_OUT }, in_access = { .tail = T_IN };
 
@@ -689,6 +675,5 @@ int main(int argc, char **argv)
 		if (want)
 			one(&bugs[i]);
 	}
-	bjk_out("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0", ntests - nfail, nfail);
-	return nfail ? 1 : 0;
+	return bjk_totals();
 }

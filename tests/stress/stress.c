@@ -60,23 +60,10 @@ enum { C_RUNS, C_TAIL_A, C_TAIL_B, C_PACKETS, C_HASH_HITS, C_INNER_HITS, NCOUNTS
 
 extern const char bjk_bpf_obj[], bjk_bpf_obj_end[];
 
-static int nfail, ntests;
 static atomic_bool stop;
 
 
-static void verdict(bool ok, const char *name, const char *fmt, ...)
-{
-	char why[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	ntests++;
-	if (!ok)
-		nfail++;
-	bjk_out("%s %d %s # %s", ok ? "ok" : "not ok", ntests, name, why);
-}
+#define verdict(ok, name, ...) bjk_case(ok, "", name, __VA_ARGS__)
 
 /* What the threads did; errors carry the first errno seen. */
 struct tally {
@@ -356,7 +343,6 @@ int main(int argc, char **argv)
 	verdict(atomic_load(&swaps.done) && !atomic_load(&swaps.errors) && c[C_INNER_HITS],
 		"stress.inner_map_swaps", "%lu inner maps replaced, %llu hits",
 		atomic_load(&swaps.done), (unsigned long long)c[C_INNER_HITS]);
-	bjk_out("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0", ntests - nfail, nfail);
 	bpf_object__close(o);
-	return nfail ? 1 : 0;
+	return bjk_totals();
 }

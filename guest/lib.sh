@@ -59,3 +59,16 @@ bjk_ktap() {
 		printf "# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n", p, f, s
 	}'
 }
+
+# bjk_decoded NAME DECODER CMD...: CMD under the decoder's watch, which
+# decodes each KASAN report while its program is loaded (CMD waits for its
+# ack, /tmp/NAME.ack, before it frees the program); the decoded lines go to
+# the console as "# decode:" notes. Returns CMD's status.
+bjk_decoded() {
+	local name=$1 decode=$2 rc=0 l
+	shift 2
+	BJK_DECODE_ACK=/tmp/$name.ack "$decode" watch -a "/tmp/$name.ack" -- "$@" \
+		>"/tmp/$name.decode" || rc=$?
+	while IFS= read -r l; do echo "# decode: $l" >/dev/kmsg; done <"/tmp/$name.decode"
+	return "$rc"
+}

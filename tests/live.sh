@@ -19,10 +19,7 @@ for f in /vm/bjk-decode /museum/bjk-decode; do
 done
 if [ "$mode" = inline ] || [ "$mode" = outline ]; then
 	[ -n "$decode" ] || bjk_need live /vm/bjk-decode
-	BJK_DECODE_ACK=/tmp/live.ack "$decode" watch -a /tmp/live.ack -- \
-		"$live" -k -m "$mode" >/tmp/live.decode
-	rc=$?
-	while IFS= read -r l; do echo "# decode: $l" >/dev/kmsg; done </tmp/live.decode
-	exit $rc
+	bjk_decoded live "$decode" "$live" -k -m "$mode"
+	exit $?
 fi
 "$live" -k -m "$mode"

@@ -25,10 +25,7 @@ interp)
 esac
 if [ "$mode" = inline ] || [ "$mode" = outline ]; then
 	echo 1 >/proc/sys/net/core/bpf_jit_kallsyms
-	BJK_DECODE_ACK=/tmp/museum.ack "$dir/bjk-decode" watch -a /tmp/museum.ack -- \
-		"$dir/bjk-museum" -k -m "$mode" >/tmp/museum.decode
-	rc=$?
-	while IFS= read -r l; do echo "# decode: $l" >/dev/kmsg; done </tmp/museum.decode
-	exit $rc
+	bjk_decoded museum "$dir/bjk-decode" "$dir/bjk-museum" -k -m "$mode"
+	exit $?
 fi
 "$dir/bjk-museum" -k -m "$mode"

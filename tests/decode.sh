@@ -7,7 +7,7 @@
 # that the watcher saw as many reports as the e2e cases expected.
 f=/tmp/decode.ktap
 if [ ! -f "$f" ]; then
-	echo "BJK-ERROR: decode: $f missing (run the e2e suite first in this boot, with /vm/bjk-decode in the image)" >/dev/kmsg
+	echo "BJK-ERROR: decode: $f missing (run the e2e suite first in this boot, with /tools/bjk-decode in the image)" >/dev/kmsg
 	exit 2
 fi
 # bjk-decode knows the count only at the end: the plan and the totals come

@@ -8,7 +8,8 @@
 # KTAP through /dev/kmsg.
 . /lib/bjk.sh
 dir=/museum
-bjk_need museum "$dir/bjk-museum" "$dir/bjk-decode"
+decode=/tools/bjk-decode
+bjk_need museum "$dir/bjk-museum" "$decode"
 mode=${BJK_MUSEUM:-}
 case "$mode" in
 off | inline | outline) ;;
@@ -25,7 +26,7 @@ interp)
 esac
 if [ "$mode" = inline ] || [ "$mode" = outline ]; then
 	echo 1 >/proc/sys/net/core/bpf_jit_kallsyms
-	BJK_DECODE_ACK=/tmp/museum.ack "$dir/bjk-decode" watch -a /tmp/museum.ack -- \
+	BJK_DECODE_ACK=/tmp/museum.ack "$decode" watch -a /tmp/museum.ack -- \
 		"$dir/bjk-museum" -k -m "$mode" >/tmp/museum.decode
 	rc=$?
 	while IFS= read -r l; do echo "# decode: $l" >/dev/kmsg; done </tmp/museum.decode

@@ -17,8 +17,8 @@ help:
 	@echo "make vm CMD='...' run a host command in the patched kernel (tools/vm -- CMD)"
 	@echo "make boot         boot once with the console live (BJK_SUITES=test_bpf,"
 	@echo "                  BJK_SHELL=1 for a shell in the guest)"
-	@echo "make bench        the benchmark: off/outline/inline boots under QEMU -icount,"
-	@echo "                  table, CSV, JSON, PNG in \$$BJK_CACHE/bench/<run>"
+	@echo "make bench        the benchmark: the boots of group bench (tests/boots) with"
+	@echo "                  its own numbers; table, CSV, JSON, PNG in \$$BJK_CACHE/bench/<run>"
 	@echo "make clean-cache  delete the cache (\$$BJK_CACHE, default ~/.cache/bpf-jit-kasan)"
 	@echo "make help         this text"
 

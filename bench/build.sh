@@ -6,7 +6,7 @@
 # OUT:
 #   OUT/bjk-bench   the static runner (bench/runner.c) with the BPF object
 #                   (bench/progs/bench.bpf.c) embedded
-# Run by the harness as tests/bench/build.sh.
+# Run by the harness's suites stage for both kernels (harness/parts).
 set -euo pipefail
 
 name=bench

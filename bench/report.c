@@ -4,8 +4,12 @@
  * boots (off, outline, inline with merging off: "unmerged", inline), on the
  * host.
  *
- *   bjk-bench-report [-q] [-o OUTDIR] [-C PREVIOUS.csv] [-i INTERP.log
- *                    [-m MUSEUM-OFF.log]] OFF.log OUTLINE.log UNMERGED.log INLINE.log
+ *   bjk-bench-report [-q] [-o OUTDIR] [-C PREVIOUS.csv] MODE=CONSOLE...
+ *
+ * MODE: one of label[] below, the roles of the boots of group "bench" in
+ * tests/boots (the harness hands a check its group's consoles so): off,
+ * outline, unmerged and inline are needed; interp and museum-off (which
+ * needs interp) are the museum kernel's boots.
  *
  * Reads the BJK-BENCH lines bench/runner.c printed and derives, per
  * program and mode: instructions per run, ratio to off, checked accesses
@@ -23,7 +27,7 @@
  *
  * The load cost (BJK-BENCH-LOAD lines): instructions per BPF_PROG_LOAD of
  * each program, verifier and JIT, the benchmark's and the corpus objects',
- * in each mode, its ratio to off and the geometric means. With -i, the
+ * in each mode, its ratio to off and the geometric means. With interp, the
  * runs of a boot with the JIT off (the interpreter, another kernel: the
  * museum's) against the inline boot's: inline / interpreter per program
  * and its geometric mean. The whole system (BJK-BENCH-SYS): instructions
@@ -33,7 +37,7 @@
  * ingress.
  *
  * Prints the table; with -o writes OUTDIR/bench.{csv,json}, load.csv,
- * system.csv, interp.csv (with -i) and the gnuplot input
+ * system.csv, interp.csv (with interp) and the gnuplot input
  * OUTDIR/{bench,load,system,interp}.dat and OUTDIR/bench.gp. With -C compares the
  * instruction counts with an earlier run's CSV (repeatability). -q: the
  * consistency check only (make test's quick form), no table.
@@ -51,8 +55,9 @@
 
 /*
  * The four JIT modes of one kernel; extra, on the museum's kernel (C code
- * with outline KASAN): INTERP, the JIT off (-i), and MOFF, the JIT on with
- * checks off (-m). modes[]: what the boot's lines say; label[]: the tables'.
+ * with outline KASAN): INTERP, the JIT off, and MOFF, the JIT on with
+ * checks off. modes[]: what the boot's lines say; label[]: the tables' and
+ * the arguments' (MODE=CONSOLE).
  */
 enum { OFF, OUTLINE, UNMERGED, INLINE, NMODES, INTERP = NMODES, MOFF, NALL };
 static const char *const modes[NALL] = { "off", "outline", "unmerged", "inline", "interp", "off" };
@@ -980,34 +985,43 @@ static int compare(const char *path)
 
 int main(int argc, char **argv)
 {
-	const char *dir = NULL, *prev = NULL, *interp = NULL, *moff = NULL;
+	const char *dir = NULL, *prev = NULL, *log[NALL] = { 0 };
 	int opt, quiet = 0, m, rc = 0, n;
 
-	while ((opt = getopt(argc, argv, "qo:C:i:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "qo:C:")) != -1) {
 		switch (opt) {
 		case 'q': quiet = 1; break;
 		case 'o': dir = optarg; break;
 		case 'C': prev = optarg; break;
-		case 'i': interp = optarg; break;
-		case 'm': moff = optarg; break;
 		default:
 			goto usage;
 		}
 	}
-	if (argc - optind != NMODES)
-		goto usage;
-	for (m = 0; m < NMODES; m++)
-		read_log(argv[optind + m], m);
-	if (interp) {
-		have_interp = 1;
-		read_log(interp, INTERP);
-	}
-	if (moff) {
-		if (!interp)
+	for (; optind < argc; optind++) {
+		const char *eq = strchr(argv[optind], '=');
+
+		for (m = 0; eq && m < NALL; m++)
+			if (strlen(label[m]) == (size_t)(eq - argv[optind]) &&
+			    !strncmp(argv[optind], label[m], eq - argv[optind]))
+				break;
+		if (!eq || m == NALL || log[m]) {
+			fprintf(stderr, "bjk-bench-report: %s: want MODE=CONSOLE, each MODE once\n",
+				argv[optind]);
 			goto usage;
-		have_moff = 1;
-		read_log(moff, MOFF);
+		}
+		log[m] = eq + 1;
 	}
+	/* Status 2 when a boot is missing: its check then skips, not fails. */
+	for (m = 0; m < NALL; m++)
+		if (!log[m] && (m < NMODES || (m == INTERP && log[MOFF]))) {
+			fprintf(stderr, "bjk-bench-report: no console of mode %s\n", label[m]);
+			return 2;
+		}
+	have_interp = !!log[INTERP];
+	have_moff = !!log[MOFF];
+	for (m = 0; m < NALL; m++)
+		if (log[m])
+			read_log(log[m], m);
 	check();
 	if (errors) {
 		printf("error: %d problem(s) with the benchmark's figures (above)\n", errors);
@@ -1046,7 +1060,7 @@ int main(int argc, char **argv)
 		compare(prev);
 	return rc;
 usage:
-	fprintf(stderr, "usage: %s [-q] [-o OUTDIR] [-C PREVIOUS.csv] [-i INTERP.log "
-		"[-m MUSEUM-OFF.log]] OFF.log OUTLINE.log UNMERGED.log INLINE.log\n", argv[0]);
+	fprintf(stderr, "usage: %s [-q] [-o OUTDIR] [-C PREVIOUS.csv] off=CONSOLE outline=CONSOLE "
+		"unmerged=CONSOLE inline=CONSOLE [interp=CONSOLE [museum-off=CONSOLE]]\n", argv[0]);
 	return 2;
 }

@@ -9,11 +9,11 @@ set -euo pipefail
 t0=$(now)
 note "==> make run: the demo of bpf-jit-kasan"
 "$BJK_ROOT/harness/prepare.sh" || die "make run: preparing the kernel and the guest failed (see above)"
-e2e=$(suite_out e2e) vm=$(suite_out vm)
+e2e=$(suite_out e2e) demo=$(suite_out demo)/host
 rc=0
 # The demo's directory is the work directory: the guest mounts that one
 # over its private /tmp, so a cache under /tmp works too.
-BJK_VM_PREPARED=1 "$BJK_ROOT/tools/vm" -k 1 -m "$e2e/bjk_e2e.ko" -w "$vm/host" -- "$vm/host/bjk-demo" || rc=$?
+BJK_VM_PREPARED=1 "$BJK_ROOT/tools/vm" -k 1 -m "$e2e/bjk_e2e.ko" -w "$demo" -- "$demo/bjk-demo" || rc=$?
 echo
 if [ "$rc" -ne 0 ]; then
 	echo "make run: the demo did not go as expected (status $rc): see the messages above" >&2

@@ -1,5 +1,6 @@
 # shellcheck shell=sh
-# Sourced by every suite in the guest (tests/<suite>.sh, as /lib/bjk.sh):
+# Sourced by every suite in the guest (the suites of harness/parts, as
+# /tests/<suite>.sh; this file as /lib/bjk.sh):
 # what the suites share. The kernel command line is read once, by /init,
 # which exports bjk.NAME=VALUE as BJK_NAME (upper case, '.' and '-' as
 # '_') and bpf_jit_kasan=VALUE as BJK_JIT_KASAN; suites read those.

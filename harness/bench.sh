@@ -1,22 +1,20 @@
 #!/bin/bash
 # make bench: the benchmark of KASAN checks in JITed BPF (bench/).
 # Prepares like make test (nothing rebuilds when the kernel is up to date),
-# then boots the same kernel four times under QEMU -icount shift=0,sleep=off
-# (bpf_jit_kasan=off, outline, inline with merging off, inline), runs
-# bench/runner.c in each (the runs, the images, the checks executed, the
-# loads of the benchmark's programs and of a corpus of selftest objects),
-# then the bug museum's kernel twice more, with the JIT off (the
-# interpreter) and on with checks off (what its outline-KASAN C costs),
-# and makes the table, CSV, JSON and PNG with bench/report.c and gnuplot in
-# a new run directory $BJK_CACHE/bench/<run-id>. The previous run's CSV, if
-# any, is compared for repeatability.
+# then boots the group "bench" of tests/boots, the quick form's boots, with
+# make bench's own numbers (bjk.bench=, bjk.bench_corpus=), through the
+# same boot and judge stages as make test (harness/boot.sh,
+# harness/judge.sh), into a new run directory $BJK_CACHE/bench/<run-id>;
+# then makes the table, CSV, JSON and PNG there with bench/report.c and
+# gnuplot. The previous run's CSV, if any, is compared for repeatability.
 #   BJK_BENCH_REPEAT (5000), BJK_BENCH_PASSES (5), BJK_BENCH_COUNT (20),
 #   BJK_BENCH_LOADS (5): test_run repeat, timed passes per program, runs of
 #   the counting pass, timed loads per program (the smallest counts).
 #   BJK_BENCH_CORPUS: the selftest objects (names, without .bpf.o) whose
 #   loads are timed too; "" for none.
-#   BJK_BENCH_INTERP=0: no interpreter boot (it needs the museum's kernel,
-#   which make test builds; prepared here unless BJK_BENCH_PREPARE=0).
+#   BJK_BENCH_INTERP=0: no boot of the museum's kernel (the interpreter,
+#   and the JIT on with checks off: what its outline-KASAN C costs; make
+#   test builds that kernel, prepared here unless BJK_BENCH_PREPARE=0).
 #   BJK_BENCH_PREPARE=0: skip the prepare stages and boot the kernels and
 #   guest images the cache has (after a make test, or while another build
 #   holds the machine); the images must contain the bench runner.
@@ -48,84 +46,77 @@ run=$CACHE/bench/$(date +%Y%m%d-%H%M%S)-$$
 mkdir -p "$run"
 note "bench: run directory $run (source $(source_version), series $(series_hash | cut -c1-12))"
 
-# A private copy of the guest image: the shared one is rewritten by every
+# The group's lines with make bench's numbers in place of the quick form's
+# (the last bjk.bench= on the command line would win too; replaced, the
+# console's command line says what ran). On the museum's kernel: no
+# counting pass (its C code's checks are calls, as outline checks are), one
+# load each (not reported), no selftest objects in its image.
+read -r -a names <<<"$corpus"
+BJK_BOOTS='' boot_lines | while IFS= read -r line; do
+	boot_fields "$line"
+	[[ ",$b_groups," == *,bench:* ]] || continue
+	if [ "$b_kernel" = museum ] && [ "$interp" != 1 ]; then
+		continue
+	fi
+	params=()
+	for w in "${b_params[@]}"; do
+		case "$w" in bjk.bench=* | bjk.bench_corpus=*) ;; *) params+=("$w") ;; esac
+	done
+	if [ "$b_kernel" = museum ]; then
+		params+=("bjk.bench=$repeat,$passes,0,1")
+	else
+		params+=("bjk.bench=$repeat,$passes,$count,$loads")
+		if [ ${#names[@]} -gt 0 ]; then
+			params+=("bjk.bench_corpus=$(IFS=,; echo "${names[*]}")")
+		fi
+	fi
+	IFS='|' read -r -a f <<<"$line"
+	f[3]=" ${params[*]} "
+	(IFS='|'; echo "${f[*]}")
+done >"$run/boots"
+[ -s "$run/boots" ] || die "bench: no boot of group bench in tests/boots"
+
+# of_kernel KERNEL FUNCTION: a lib.sh function's answer for that kernel
+# (lib.sh sets the kernel's paths when sourced).
+of_kernel() {
+	BJK_VARIANT=$1 bash -c '. "$1/harness/lib.sh" && "$2"' of_kernel "$BJK_ROOT" "$2"
+}
+# Private copies of the guest images: the shared ones are rewritten by every
 # make test that runs meanwhile, possibly from a tree without bench/.
-# has_runner IMAGE: whether IMAGE has the runner.
-has_runner() {
-	zcat "$1" | cpio -t --quiet 2>/dev/null | grep -qx 'bench/bjk-bench' ||
-		die "the guest image $1 has no bench/bjk-bench (was tests/bench/build.sh run?)"
+# private_image KERNEL: copies that kernel's image into the run directory.
+private_image() {
+	local img=$run/$1.cpio.gz
+	cp "$(of_kernel "$1" image_path)" "$img"
+	zcat "$img" | cpio -t --quiet 2>/dev/null | grep -qx 'bench/bjk-bench' ||
+		die "the guest image of the $1 kernel has no bench/bjk-bench (was bench/build.sh run?)"
+	boot_image[$1]=$img
 }
-cp "$(image_path)" "$run/image.cpio.gz"
-has_runner "$run/image.cpio.gz"
-# museum FUNCTION: a lib.sh function's answer for the museum's kernel (lib.sh
-# sets the variant's paths when sourced).
-museum() {
-	BJK_VARIANT=museum bash -c '. "$1/harness/lib.sh" && "$2"' museum "$BJK_ROOT" "$1"
-}
+private_image series
 if [ "$interp" = 1 ]; then
-	museum_build=$(museum build_dir)
-	museum_kernel=$museum_build/arch/x86/boot/bzImage
-	[ -f "$museum_kernel" ] ||
-		die "no museum kernel ($museum_kernel) for the interpreter's boot: run make test once, or BJK_BENCH_INTERP=0"
-	cp "$(museum image_path)" "$run/museum.cpio.gz"
-	has_runner "$run/museum.cpio.gz"
-	grep -q "series=$(museum series_hash) " "$museum_build/.bjk-built" 2>/dev/null ||
+	private_image museum
+	museum_build=$(of_kernel museum build_dir)
+	[ -f "$museum_build/arch/x86/boot/bzImage" ] ||
+		die "no museum kernel in $museum_build for the interpreter's boot: run make test once, or BJK_BENCH_INTERP=0"
+	grep -q "series=$(of_kernel museum series_hash) " "$museum_build/.bjk-built" 2>/dev/null ||
 		note "bench: warning: the museum's kernel in $museum_build was not built from this tree's series"
 fi
 
-# The host tools (harness/tools.sh builds them when their source changed):
-# bjk-suite and bjk-splat now, bjk-bench-report (bench/report.c) after the
-# boots, built again then, as $TOOLS is shared with any other tree's
-# harness that ran meanwhile.
-tools() {
-	"$BJK_ROOT/harness/tools.sh" >/dev/null || die "bench: building the host tools failed (harness/tools.sh)"
-}
-tools
+boot_each "$run"
+rm -f "$run"/*.cpio.gz	# MBs; the consoles say what ran
+
+# The verdicts, the table and the closing line (harness/tools.sh builds the
+# report there, from this tree's source).
 rc=0
-qemu_user_opts
-modes=(off outline unmerged inline)
-[ "$interp" = 1 ] && modes+=(interp museum-off)
-read -r -a names <<<"$corpus"
-corpus_arg=()
-[ ${#names[@]} -gt 0 ] && corpus_arg=("bjk.bench_corpus=$(IFS=,; echo "${names[*]}")")
-for mode in "${modes[@]}"; do
-	img=(-i "$run/image.cpio.gz")
-	kargs=("bpf_jit_kasan=$mode" "${corpus_arg[@]}")
-	numbers=$repeat,$passes,$count,$loads
-	case $mode in
-	unmerged) kargs=(bpf_jit_kasan=inline bpf_jit_kasan_merge=0 "${corpus_arg[@]}") ;;
-	# The museum's kernel and image, no selftest objects there: no corpus;
-	# its C checks are calls, like the JIT's outline checks: no counting
-	# pass; its loads are not reported (one each).
-	interp | museum-off)
-		img=(-k "$museum_kernel" -i "$run/museum.cpio.gz")
-		kargs=(bjk.bench_jit=0)
-		[ "$mode" = museum-off ] && kargs=(bpf_jit_kasan=off)
-		numbers=$repeat,$passes,0,1
-		;;
-	esac
-	stage "bench boot $mode" "$BJK_ROOT/harness/qemu.sh" "${qemu_opts[@]}" \
-		"${img[@]}" -q -icount -q shift=0,sleep=off \
-		"bench-$mode" "$run/$mode.log" bench "${kargs[@]}" kunit.enable=0 \
-		"bjk.bench=$numbers" "${qemu_params[@]}" || rc=1
-	"$TOOLS/bjk-suite" bench "bench-$mode" "$run/$mode.log" >"$run/$mode.ktap" || rc=1
-	"$TOOLS/bjk-splat" "bench-$mode" "$run/$mode.log" >"$run/$mode.splat.ktap" || rc=1
-	grep -hE '^not ok|^# ' "$run/$mode.ktap" "$run/$mode.splat.ktap" || true
-done
+"$BJK_ROOT/harness/judge.sh" "$run" || rc=1
 
-rm -f "$run/image.cpio.gz" "$run/museum.cpio.gz"	# MBs; the consoles say what ran
-
-tools
-report=$TOOLS/bjk-bench-report
 echo "==> bench report"
 args=(-o "$run")
 [ -n "$prev" ] && args+=(-C "$prev")
-[ "$interp" = 1 ] && args+=(-i "$run/interp.log" -m "$run/museum-off.log")
-"$report" "${args[@]}" "$run/off.log" "$run/outline.log" "$run/unmerged.log" \
-	"$run/inline.log" || rc=1
+mapfile -t logs < <(group_logs "$run" bench)
+"$TOOLS/bjk-bench-report" "${args[@]}" "${logs[@]}" || rc=1
 if [ -f "$run/bench.gp" ]; then
 	gnuplot "$run/bench.gp" || rc=1
 fi
 note "bench: table $run/table.txt, $run/{bench,load,system,interp}.csv, $run/bench.json, $run/{bench,load,system,interp}.png"
-note "bench: consoles $run/{$(IFS=,; echo "${modes[*]}")}.log (total $(since "$t0"))"
+note "bench: consoles $run/*.log (total $(since "$t0"))"
 [ "$rc" -eq 0 ] || die "bench: something failed (see above)"

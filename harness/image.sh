@@ -1,7 +1,8 @@
 #!/bin/bash
 # The guest image: a gzip'ed cpio (newc) with busybox-static, guest/init as
-# /init, the guest side of the suites (tests/*.sh as /tests/), the test
-# modules (/lib/modules/) and what tests/<suite>/build.sh made (/<suite>/). Made with the tree's own usr/gen_init_cpio from a
+# /init, the guest side of the suites (harness/parts' suites as
+# /tests/<suite>.sh), the test modules (/lib/modules/) and what its builds
+# made (/<name>/). Made with the tree's own usr/gen_init_cpio from a
 # spec (so /dev/console needs no root), into a temp file, then renamed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -28,16 +29,15 @@ trap 'rm -rf "$work"' EXIT
 	echo "file /bin/busybox $busybox 0755 0 0"
 	echo "file /init $BJK_ROOT/guest/init 0755 0 0"
 	echo "file /lib/bjk.sh $BJK_ROOT/guest/lib.sh 0644 0 0"
-	for t in "$BJK_ROOT"/tests/*.sh; do
-		echo "file /tests/$(basename "$t") $t 0644 0 0"
-	done
+	while read -r s t _; do
+		echo "file /tests/$s.sh $t 0644 0 0"
+	done < <(part_lines suite)
 	for m in $modules; do
 		[ -f "$build/$m" ] || die "module $m not found in $build (is it =m in the fragment?)"
 		strip --strip-debug -o "$work/$(basename "$m")" "$build/$m"
 		echo "file /lib/modules/$(basename "$m") $work/$(basename "$m") 0644 0 0"
 	done
-	while read -r b; do
-		s=$(basename "$(dirname "$b")")
+	while read -r s _; do
 		echo "dir /$s 0755 0 0"
 		for f in "$(suite_out "$s")"/*; do
 			[ -f "$f" ] || continue

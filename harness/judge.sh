@@ -1,22 +1,23 @@
 #!/bin/bash
 # The judge stage: the verdicts of a run from what its boots left, no boot.
-#   judge.sh RUNDIR     (make judge RUN=RUNDIR; make test ends with it)
+#   judge.sh RUNDIR     (make judge RUN=RUNDIR; make test and make bench end
+#                       with it)
 # For each boot of RUNDIR/boots (the lines of tests/boots the run booted)
 # with a console RUNDIR/<name>.log: harness/judge-boot.sh, its verdicts in
 # RUNDIR/ktap/. Then the host-side tests' verdicts as they wrote them
-# (RUNDIR/host/), the checks across boots (tests/*/post.sh, RUNDIR/post/),
-# and from those KTAP files alone (harness/src/summary.c, their one reader)
-# RUNDIR/summary.txt (the table and the closing line), RUNDIR/run.ktap (one
-# KTAP document: run > boot > suite > case; `kunit.py parse` reads it) and
-# RUNDIR/run.json (the same results). RUNDIR/ktap/ and RUNDIR/post/ are
-# written anew.
+# (RUNDIR/host/), the checks across boots (the checks of harness/parts, each
+# handed its group's consoles, RUNDIR/post/), and from those KTAP files
+# alone (harness/src/summary.c, their one reader) RUNDIR/summary.txt (the
+# table and the closing line), RUNDIR/run.ktap (one KTAP document: run >
+# boot > suite > case; `kunit.py parse` reads it) and RUNDIR/run.json (the
+# same results). RUNDIR/ktap/ and RUNDIR/post/ are written anew.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 run=${1:-}
 [ -n "$run" ] || die "usage: make judge RUN=<run directory> (\$BJK_CACHE/logs/<run>, printed by make test as 'run: ...')"
 [ -d "$run" ] || die "judge: $run is not a directory (a run of make test: $CACHE/logs/<run>)"
-[ -f "$run/boots" ] || die "judge: $run has no 'boots' file: not a run of make test"
+[ -f "$run/boots" ] || die "judge: $run has no 'boots' file: not a run of make test or make bench"
 run=$(cd "$run" && pwd)	# kunit.py reads its files from the kernel tree's directory
 # The judge's own programs as the sources are now (built when they changed).
 "$BJK_ROOT/harness/tools.sh" >/dev/null || die "judge: building the harness's tools failed (harness/tools.sh)"

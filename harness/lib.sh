@@ -126,23 +126,31 @@ image_path() {
 	echo "$CACHE/image/$(basename "$(build_dir)").cpio.gz"
 }
 
-# The tests/<suite>/build.sh of the kernel's image: the museum's kernel has
-# only the museum and the benchmark (make bench times the interpreter
-# there); the series' kernel all but the museum.
-suite_builds() {
-	local b
-	for b in "$BJK_ROOT"/tests/*/build.sh; do
-		[ -f "$b" ] || continue
-		if [ "$VARIANT" = museum ]; then
-			[[ "$b" == */tests/museum/build.sh || "$b" == */tests/bench/build.sh ]] || continue
-		else
-			[[ "$b" != */tests/museum/build.sh ]] || continue
-		fi
-		echo "$b"
-	done
+# part_lines KIND: the lines of harness/parts of KIND (suite, build, check),
+# one "NAME FILE KERNELS" each: FILE absolute, KERNELS comma-separated
+# (series when the field is empty).
+part_lines() {
+	local kind name file kernels
+	while IFS='|' read -r kind name file kernels; do
+		[ "${kind//[[:space:]]/}" = "$1" ] || continue
+		kernels=${kernels//[[:space:]]/}
+		printf '%s %s %s
+' "${name//[[:space:]]/}" "$BJK_ROOT/${file//[[:space:]]/}" "${kernels:-series}"
+	done <"$BJK_ROOT/harness/parts"
 }
 
-# Where tests/<suite>/build.sh puts what its suite needs in the guest.
+# The builds of harness/parts for the kernel of this VARIANT, "NAME FILE"
+# each.
+suite_builds() {
+	local name file kernels
+	while read -r name file kernels; do
+		if [[ ",$kernels," == *",$VARIANT,"* ]]; then
+			echo "$name $file"
+		fi
+	done < <(part_lines build)
+}
+
+# Where a build of harness/parts puts what the guest needs (as /NAME/).
 suite_out() {
 	echo "$CACHE/suites/$(basename "$(build_dir)")/$1"
 }
@@ -162,17 +170,68 @@ boot_lines() {
 	done <"$BJK_ROOT/tests/boots"
 }
 
-# boot_fields LINE: the fields of a tests/boots line into b_name, b_suites,
-# b_params (kernel command line), b_kernel, b_baseline, b_qemu (QEMU
-# options); the word lists as words, the others without blanks.
+# boot_fields LINE: the fields of a tests/boots line into b_name, b_groups
+# (GROUP:ROLE,...), b_suites, b_params (kernel command line), b_kernel,
+# b_baseline, b_qemu (QEMU options); the word lists as words, the others
+# without blanks.
 boot_fields() {
-	IFS='|' read -r b_name b_suites b_params b_kernel b_baseline b_qemu <<<"$1"
+	IFS='|' read -r b_name b_groups b_suites b_params b_kernel b_baseline b_qemu <<<"$1"
 	b_name=${b_name//[[:space:]]/}
+	b_groups=${b_groups//[[:space:]]/}
 	b_suites=${b_suites//[[:space:]]/}
 	b_kernel=${b_kernel//[[:space:]]/}
 	b_baseline=${b_baseline//[[:space:]]/}
 	read -r -a b_params <<<"$b_params"
 	read -r -a b_qemu <<<"$b_qemu"
+}
+
+# group_logs RUNDIR GROUP: "ROLE=CONSOLE" for each boot of RUNDIR/boots in
+# GROUP that left a console, what a check across boots is handed.
+group_logs() {
+	local line g
+	while IFS= read -r line; do
+		boot_fields "$line"
+		[ -f "$1/$b_name.log" ] || continue
+		for g in ${b_groups//,/ }; do
+			if [ "${g%%:*}" = "$2" ]; then
+				echo "${g#*:}=$1/$b_name.log"
+			fi
+		done
+	done <"$1/boots"
+}
+
+# boot_each RUNDIR [QEMU.SH-OPTION...]: boots every line of RUNDIR/boots
+# (harness/boot.sh), each with the user's settings (qemu_user_opts), the
+# options given and its own QEMU words. boot_image[KERNEL], when set, is the
+# guest image of that kernel's boots. museum_status other than ok: the
+# museum's kernel was not made; its boots get an empty console and a status
+# saying so.
+declare -A boot_image=()
+museum_status=ok
+boot_each() {
+	local run=$1 line w opts lines
+	shift
+	# Read whole first: a boot's processes then never share the loop's
+	# stdin (a run once booted a phantom "boot" made of the tail of a line).
+	mapfile -t lines <"$run/boots"
+	qemu_user_opts
+	for line in "${lines[@]}"; do
+		boot_fields "$line"
+		if [ "$b_kernel" = museum ] && [ "$museum_status" != ok ]; then
+			: >"$run/$b_name.log"
+			echo "the museum kernel was not made (see above)" >"$run/$b_name.log.status"
+			continue
+		fi
+		opts=("${qemu_opts[@]}" "$@")
+		if [ -n "${boot_image[${b_kernel:-series}]:-}" ]; then
+			opts+=(-i "${boot_image[${b_kernel:-series}]}")
+		fi
+		for w in "${b_qemu[@]}"; do
+			opts+=(-q "$w")
+		done
+		BJK_VARIANT=${b_kernel:-series} "$BJK_ROOT/harness/boot.sh" "$b_name" "$b_suites" "$run" \
+			"${opts[@]}" -- "${b_params[@]}" "${qemu_params[@]}" </dev/null
+	done
 }
 
 # What the user sets for every boot (docs/harness.md) as harness/qemu.sh
@@ -249,14 +308,16 @@ host_end() {
 	verdict_end "$1" "$1" "${secs%s}" "$3" | tee -a "$host_ktap"
 }
 
-# Checks across the boots of RUNDIR: each tests/<suite>/post.sh RUNDIR
-# writes its verdicts with post_verdict.
+# Checks across the boots of RUNDIR: each check of harness/parts whose
+# group (tests/boots) has a console in RUNDIR, as FILE RUNDIR ROLE=CONSOLE...;
+# it writes its verdicts with post_verdict.
 post_checks() {
-	local p
-	for p in "$BJK_ROOT"/tests/*/post.sh; do
-		[ -f "$p" ] || continue
-		stage "post $(basename "$(dirname "$p")")" bash "$p" "$1" || true
-	done
+	local name file logs
+	while read -r name file _; do
+		mapfile -t logs < <(group_logs "$1" "$name")
+		[ ${#logs[@]} -gt 0 ] || continue	# none of its boots ran (BJK_BOOTS)
+		stage "post $name" bash "$file" "$1" "${logs[@]}" || true
+	done < <(part_lines check)
 }
 
 # post_verdict RUNDIR CHECK NAME ok|not-ok|skip NOTE: one verdict of the

@@ -1,6 +1,6 @@
 #!/bin/bash
-# Build what guest suites need besides the kernel: for each
-# tests/<suite>/build.sh of the kernel (suite_builds), run it as
+# Build what guest suites need besides the kernel: for each build of
+# harness/parts for the kernel (suite_builds), run it as
 # `build.sh TREE BUILD OUT USERLAND` with OUT in the cache (suite_out) and
 # USERLAND the libbpf, bpftool and vmlinux.h of the build (userland.sh);
 # image.sh puts the regular files of OUT into the guest image as /<suite>/.
@@ -11,11 +11,10 @@ set -euo pipefail
 tree=$(tree_dir)
 build=$(build_dir)
 userland=$(userland_dir)
-while read -r b; do
-	s=$(basename "$(dirname "$b")")
+while read -r s b; do
 	out=$(suite_out "$s")
 	mkdir -p "$out"
-	note "suites: $s: tests/$s/build.sh (log: $out.log)"
+	note "suites: $s: ${b#"$BJK_ROOT"/} (log: $out.log)"
 	if ! bash "$b" "$tree" "$build" "$out" "$userland" >"$out.log" 2>&1; then
 		tail -n 40 "$out.log" >&2
 		die "building suite $s failed; full log: $out.log"

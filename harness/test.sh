@@ -16,38 +16,20 @@ run=$CACHE/logs/$(date +%Y%m%d-%H%M%S)-$$
 mkdir -p "$run"
 note "run: $run (source $(source_version), series $(series_hash | cut -c1-12), $(series_files | wc -l) patch(es))"
 
-# The boot table is read whole first: the boots' own processes then never
-# share the loop's stdin (a run once booted a phantom "boot" made of the
-# tail of a line, the file offset moved under the loop's read). The run
-# keeps the lines it booted: the judge reads them, not tests/boots as it
-# may be by then.
-mapfile -t boots < <(boot_lines)
-printf '%s\n' "${boots[@]}" >"$run/boots"
+# The run keeps the lines it boots: the boots and the judge read them, not
+# tests/boots as it may be by then.
+boot_lines >"$run/boots"
 # The museum's kernel (the boots whose kernel column says "museum"), made
 # only when such a boot is to run; if it cannot be, its boots fail.
-museum=ok
-for line in "${boots[@]}"; do
+while IFS= read -r line; do
 	boot_fields "$line"
 	if [ "$b_kernel" = museum ]; then
-		BJK_VARIANT=museum stage "museum kernel" "$BJK_ROOT/harness/prepare.sh" || museum=failed
+		BJK_VARIANT=museum stage "museum kernel" "$BJK_ROOT/harness/prepare.sh" </dev/null ||
+			museum_status=failed
 		break
 	fi
-done
-qemu_user_opts
-for line in "${boots[@]}"; do
-	boot_fields "$line"
-	if [ "$b_kernel" = museum ] && [ "$museum" != ok ]; then
-		: >"$run/$b_name.log"
-		echo "the museum kernel was not made (see above)" >"$run/$b_name.log.status"
-		continue
-	fi
-	opts=("${qemu_opts[@]}")
-	for w in "${b_qemu[@]}"; do
-		opts+=(-q "$w")
-	done
-	BJK_VARIANT=${b_kernel:-series} "$BJK_ROOT/harness/boot.sh" "$b_name" "$b_suites" "$run" \
-		"${opts[@]}" -- "${b_params[@]}" "${qemu_params[@]}" </dev/null
-done
+done <"$run/boots"
+boot_each "$run"
 
 # Host-side tests, tests/host/<name>.sh RUNDIR: they boot the VM themselves
 # (e.g. tools/vm), judge their own cases and write their verdict,

@@ -3,7 +3,7 @@
 # nothing lands in the repository. One program each: the harness's console
 # readers (harness/src/*.c -> bjk-splat, bjk-suite, bjk-summary) and the
 # benchmark's report (bench/report.c -> bjk-bench-report, for make bench and
-# tests/bench/post.sh). Run by prepare.sh, judge.sh and bench.sh; when
+# bench/post.sh). Run by prepare.sh, judge.sh and bench.sh; when
 # nothing changed it rebuilds nothing.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"

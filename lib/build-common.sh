@@ -1,7 +1,7 @@
 # shellcheck shell=bash disable=SC2034 # what it sets is for the sourcing script
 # Sourced by the scripts that build what a suite needs, all run as
-# `build.sh TREE BUILD OUT USERLAND` (tests/*/build.sh by harness/suites.sh,
-# and bench/build.sh): their common start and the steps more than one
+# `build.sh TREE BUILD OUT USERLAND` (the builds of harness/parts, by
+# harness/suites.sh): their common start and the steps more than one
 # repeats. USERLAND: what harness/userland.sh made for the kernel build.
 # The script sets `set -euo pipefail` and name= (its messages' prefix)
 # first. Afterwards:

@@ -10,7 +10,7 @@ d=/tmp/decode.txt
 . /lib/bjk.sh
 f=/tmp/decode.ktap
 if [ ! -f "$d" ]; then
-	echo "BJK-ERROR: decode: $d missing (run the e2e suite first in this boot, with /vm/bjk-decode in the image)" >/dev/kmsg
+	echo "BJK-ERROR: decode: $d missing (run the e2e suite first in this boot, with /tools/bjk-decode in the image)" >/dev/kmsg
 	exit 2
 fi
 /e2e/bjk-e2e -d "$d" >"$f"

@@ -7,11 +7,11 @@ dir=/e2e
 bjk_need e2e "$dir/bjk_e2e.ko" "$dir/bjk-e2e"
 echo 1 >/proc/sys/net/core/bpf_jit_kallsyms
 insmod "$dir/bjk_e2e.ko" || exit 2
-if [ -x /vm/bjk-decode ]; then
+if [ -x /tools/bjk-decode ]; then
 	# For the decode suite (tests/decode.sh): every report decoded while
 	# its program is loaded, one line each. The runner's status passes
 	# through.
-	BJK_DECODE_ACK=/tmp/decode.ack /vm/bjk-decode watch -m \
+	BJK_DECODE_ACK=/tmp/decode.ack /tools/bjk-decode watch -m \
 		-a /tmp/decode.ack -- "$dir/bjk-e2e" -k >/tmp/decode.txt
 else
 	"$dir/bjk-e2e" -k

@@ -13,12 +13,9 @@ done
 [ -n "$live" ] || bjk_need live /live/bjk-live
 mode=$(bjk_check_mode)
 [ "${BJK_MUSEUM:-}" = interp ] && mode=interp
-decode=
-for f in /vm/bjk-decode /museum/bjk-decode; do
-	[ -x "$f" ] && decode=$f && break
-done
+decode=/tools/bjk-decode
 if [ "$mode" = inline ] || [ "$mode" = outline ]; then
-	[ -n "$decode" ] || bjk_need live /vm/bjk-decode
+	bjk_need live "$decode"
 	bjk_decoded live "$decode" "$live" -k -m "$mode"
 	exit $?
 fi

@@ -8,7 +8,8 @@
 # KTAP through /dev/kmsg.
 . /lib/bjk.sh
 dir=/museum
-bjk_need museum "$dir/bjk-museum" "$dir/bjk-decode"
+decode=/tools/bjk-decode
+bjk_need museum "$dir/bjk-museum" "$decode"
 mode=${BJK_MUSEUM:-}
 case "$mode" in
 off | inline | outline) ;;
@@ -25,7 +26,7 @@ interp)
 esac
 if [ "$mode" = inline ] || [ "$mode" = outline ]; then
 	echo 1 >/proc/sys/net/core/bpf_jit_kallsyms
-	bjk_decoded museum "$dir/bjk-decode" "$dir/bjk-museum" -k -m "$mode"
+	bjk_decoded museum "$decode" "$dir/bjk-museum" -k -m "$mode"
 	exit $?
 fi
 "$dir/bjk-museum" -k -m "$mode"

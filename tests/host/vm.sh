@@ -11,7 +11,7 @@ set -euo pipefail
 run=$1
 vm=$BJK_ROOT/tools/vm
 e2e=$(suite_out e2e)
-demo=$(suite_out vm)/host/bjk-demo
+demo=$(suite_out demo)/host/bjk-demo
 line=$(grep -n 'the bad access' "$BJK_ROOT/demo/demo.bpf.c" | cut -d: -f1)
 t0=$(now)
 mkdir -p "$run/host"

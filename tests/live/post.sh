@@ -1,10 +1,10 @@
 #!/bin/bash
 # A check across the boots of a run (harness/judge.sh, the judge stage of
-# make test and make judge, runs every tests/*/post.sh RUNDIR):
-# the live exhibits' verdict across the boots that ran the live suite. A
-# boot's mode is read from its kernel command line in RUNDIR/boots, as
-# tests/live.sh reads it: bjk.museum=interp (the museum kernel's
-# interpreter, the referee), else bpf_jit_kasan= (inline by default).
+# make test and make judge, runs each check of harness/parts):
+# the live exhibits' verdict across the boots of group "live", handed by
+# the judge as tests/live/post.sh RUNDIR MODE=CONSOLE...: each boot's role
+# is its mode, off, inline, outline or interp (the museum kernel's
+# interpreter, the referee).
 # Per reported case (a region the runner announced with a BJK-LIVE line):
 # - checks off: no report (the splat scan holds the count; here it is
 #   shown);
@@ -21,35 +21,19 @@ set -euo pipefail
 . "$(dirname "$0")/../../harness/lib.sh"
 
 run=$1
-[ -f "$run/boots" ] || exit 0
-declare -A boot_of=()
-while IFS= read -r line; do
-	IFS='|' read -r name suites params _ <<<"$line"
-	name=${name//[[:space:]]/}
-	suites=${suites//[[:space:]]/}
-	if [[ ",$suites," != *,live,* ]] || [ ! -f "$run/$name.log" ]; then
-		continue
-	fi
-	mode=inline
-	for w in $params; do
-		case "$w" in
-		bpf_jit_kasan=*) mode=${w#bpf_jit_kasan=} ;;
-		esac
-	done
-	for w in $params; do
-		[ "$w" = bjk.museum=interp ] && mode=interp
-	done
-	boot_of[$mode]=$name
-done <"$run/boots"
-[ ${#boot_of[@]} -gt 0 ] || exit 0	# no live boot ran (BJK_BOOTS)
+shift
+declare -A log_of=()	# role in the group "live" (tests/boots), its mode -> console
+for a in "$@"; do
+	log_of[${a%%=*}]=${a#*=}
+done
 
 # Per boot and region: "mode region prog insn report where decoded"
 # (tab-separated): the program and insn of the runner's BJK-LIVE line, the
 # region's first report (type|Read/Write size|place), the function it
 # names, and the decoder's program:insn for that program.
 facts=$run/live-facts.tsv
-for mode in "${!boot_of[@]}"; do
-	sed 's/\r$//; s/^\[[ 0-9.]*\] //' "$run/${boot_of[$mode]}.log" | awk -v mode="$mode" '
+for mode in "${!log_of[@]}"; do
+	sed 's/\r$//; s/^\[[ 0-9.]*\] //' "${log_of[$mode]}" | awk -v mode="$mode" '
 	/^BJK-LIVE / { prog[$2] = $4; insn[$2] = $6; next }
 	/^BJK-EXPECT-BEGIN live\./ { split($2, g, "."); ex = g[2]; if (ex in prog) { cur = ex; reg[ex] = $2 } next }
 	/^BJK-EXPECT-END / { cur = ""; next }

@@ -1,6 +1,6 @@
 #!/bin/bash
 # A check across the boots of a run (harness/judge.sh, the judge stage of
-# make test and make judge, runs every tests/*/post.sh RUNDIR):
+# make test and make judge, runs each check of harness/parts):
 # the bug museum's verdict across its boots. Per bug, the report of its out
 # case (the read past the allocation) must be the same with the checks
 # inline, outline and under the interpreter, the referee: bug type, Read or
@@ -17,22 +17,26 @@
 # have the same first report in inline, outline and the interpreter, and
 # none with checks off; the stack rows a stack-out-of-bounds Read of 8 bytes
 # first in inline and outline, none with checks off.
+# Run by the judge as the group's check: tests/museum/post.sh RUNDIR
+# ROLE=CONSOLE..., the roles off, inline, outline, interp.
 # One verdict per bug, and one per bug for each of the misaligned and stack
 # rows (post_verdict, harness/lib.sh).
 set -euo pipefail
 . "$(dirname "$0")/../../harness/lib.sh"
 
 run=$1
-boots=(museum-off museum-inline museum-outline museum-interp)
-have=0
-for b in "${boots[@]}"; do
-	[ -f "$run/$b.log" ] && have=$((have + 1))
+shift
+declare -A log_of=()	# role in the group "museum" (tests/boots) -> console
+for a in "$@"; do
+	log_of[${a%%=*}]=${a#*=}
 done
-[ "$have" -eq 0 ] && exit 0	# no museum boot ran (BJK_BOOTS)
-if [ "$have" -ne ${#boots[@]} ]; then
-	post_verdict "$run" museum compare skip "needs all four museum-* boots"
-	exit 0
-fi
+roles=(off inline outline interp)
+for b in "${roles[@]}"; do
+	if [ -z "${log_of[$b]:-}" ]; then
+		post_verdict "$run" museum compare skip "needs a boot of each role: ${roles[*]}"
+		exit 0
+	fi
+done
 
 # Per boot and bug: "boot bug report|...|... insn prog:insn addr iaddr"
 # (tab-separated): the out case's first report inside its region, the
@@ -40,8 +44,8 @@ fi
 # address, and that of the same program interpreted on the same map (its
 # out_interp region, in the boots with checks on).
 facts=$run/museum-facts.tsv
-for b in "${boots[@]}"; do
-	sed 's/\r$//; s/^\[[ 0-9.]*\] //' "$run/$b.log" | awk -v boot="$b" -F'\n' '
+for b in "${roles[@]}"; do
+	sed 's/\r$//; s/^\[[ 0-9.]*\] //' "${log_of[$b]}" | awk -v boot="$b" -F'\n' '
 	/^BJK-MUSEUM / { split($0, f, " "); bugs[f[2]] = 1; insn[f[2]] = f[6] }
 	/^BJK-EXPECT-BEGIN museum\.[a-z0-9_]+\.out / { split($0, f, " "); split(f[2], g, "."); cur = g[2]; next }
 	/^BJK-EXPECT-BEGIN museum\.[a-z0-9_]+\.out_interp / { split($0, f, " "); split(f[2], g, "."); icur = g[2]; next }
@@ -61,12 +65,12 @@ done >"$facts"
 
 for bug in $(cut -f2 "$facts" | sort -u); do
 	get() { awk -F'\t' -v b="$1" -v k="$bug" -v c="$2" '$1 == b && $2 == k { print $c }' "$facts"; }
-	ref=$(get museum-interp 3)
-	insn=$(get museum-inline 4)
+	ref=$(get interp 3)
+	insn=$(get inline 4)
 	why=()
-	[ "$(get museum-off 3)" = "none||" ] || why+=("checks off: $(get museum-off 3)")
+	[ "$(get off 3)" = "none||" ] || why+=("checks off: $(get off 3)")
 	[ "$ref" != "none||" ] || why+=("the interpreter did not report")
-	for b in museum-inline museum-outline; do
+	for b in inline outline; do
 		[ "$(get $b 3)" = "$ref" ] || why+=("$b: $(get $b 3), interpreter: $ref")
 		[ "$(get $b 5)" = "m_$bug:$(get $b 4)" ] ||
 			why+=("$b: decoded to $(get $b 5), the program's access is m_$bug:$(get $b 4)")
@@ -86,8 +90,8 @@ done
 # The misaligned and stack rows: per boot and case, the reports in its
 # region and the first one's type|access|place ("boot bug case n facts").
 rows=$run/museum-rows.tsv
-for b in "${boots[@]}"; do
-	sed 's/\r$//; s/^\[[ 0-9.]*\] //' "$run/$b.log" | awk -v boot="$b" '
+for b in "${roles[@]}"; do
+	sed 's/\r$//; s/^\[[ 0-9.]*\] //' "${log_of[$b]}" | awk -v boot="$b" '
 	/^BJK-EXPECT-BEGIN museum\.[a-z0-9_]+\.(mis|mmis|stack)/ {
 		split($2, g, "."); bug = g[2]; c = g[3]; key = bug "\t" c; n[key] = 0; f[key] = "none||"; next }
 	/^BJK-EXPECT-END / { key = ""; want = ""; next }
@@ -114,10 +118,10 @@ for bug in $(cut -f2 "$rows" | sort -u); do
 	nc=0
 	for c in $cases; do
 		nc=$((nc + 1))
-		ref=$(row museum-interp "$c")
-		[ "$(row museum-off "$c")" = "$(printf '0\tnone||')" ] || mis+=("$c off: $(row museum-off "$c")")
+		ref=$(row interp "$c")
+		[ "$(row off "$c")" = "$(printf '0\tnone||')" ] || mis+=("$c off: $(row off "$c")")
 		[ "${ref%%$'\t'*}" = 1 ] || mis+=("$c interp: ${ref:-no region}")
-		for b in museum-inline museum-outline; do
+		for b in inline outline; do
 			[ "$(row $b "$c")" = "$ref" ] || mis+=("$c $b: $(row $b "$c"), interp: $ref")
 		done
 	done
@@ -132,8 +136,8 @@ for bug in $(cut -f2 "$rows" | sort -u); do
 	fi
 	# stack: reports name the task (pid) in their place: type and access only
 	want=$(printf '2\tstack-out-of-bounds|Read 8|')
-	[ "$(row museum-off stack)" = "$(printf '0\tnone||')" ] || stack+=("off: $(row museum-off stack)")
-	for b in museum-inline museum-outline; do
+	[ "$(row off stack)" = "$(printf '0\tnone||')" ] || stack+=("off: $(row off stack)")
+	for b in inline outline; do
 		r=$(row $b stack)
 		case "$r" in "$want"*) ;; *) stack+=("$b: ${r:-no region}, want ${want//$'\t'/ } ...") ;; esac
 	done

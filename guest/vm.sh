@@ -1,5 +1,6 @@
-# Guest side of tools/vm (the suite "vm", run by /init; not a test suite of
-# `make test`). Three 9p shares, from tools/vm's QEMU command line:
+# Guest side of tools/vm (the suite "vm" of harness/parts, run by /init;
+# not a test suite of `make test`). Three 9p shares, from tools/vm's QEMU
+# command line:
 #   hostroot  the host's /, read-only       -> /host (the command's root)
 #   hostwork  the host's work directory, rw -> /host<workdir>
 #   bjkvm     tools/vm's control directory  -> /bjkvm: in: cmd.sh, workdir,
@@ -39,10 +40,10 @@ done </bjkvm/modules
 # /dev/kmsg from the oldest record on, the boot's too, up to the marker
 # below; a record overwritten before it was read is counted, not an end
 # (guest/kmsg-copy.c).
-/vm/kmsg-copy /bjkvm/kmsg BJK-VM-RC: &
+/guest/kmsg-copy /bjkvm/kmsg BJK-VM-RC: &
 reader=$!
 echo "BJK-VM-START" >/dev/kmsg
-/vm/bjk-decode watch -d /bjkvm/dump -- chroot /host /bin/sh /tmp/.bjk-vm-cmd.sh
+/tools/bjk-decode watch -d /bjkvm/dump -- chroot /host /bin/sh /tmp/.bjk-vm-cmd.sh
 rc=$?
 echo "BJK-VM-RC: $rc" >/dev/kmsg
 i=0

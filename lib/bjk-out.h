@@ -58,9 +58,9 @@ static void bjk_out(const char *fmt, ...)
  */
 static int bjk_ntests, bjk_nfail;
 
-static void bjk_case(bool ok, const char *prefix, const char *name, const char *fmt, ...)
+static inline void bjk_case(bool ok, const char *prefix, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-static void bjk_case(bool ok, const char *prefix, const char *name, const char *fmt, ...)
+static inline void bjk_case(bool ok, const char *prefix, const char *name, const char *fmt, ...)
 {
 	char note[700];
 	va_list ap;

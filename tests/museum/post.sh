@@ -38,6 +38,21 @@ for b in "${roles[@]}"; do
 	fi
 done
 
+# verdict NAME OK-NOTE OK-LINE [WHY...]: the verdict of row NAME: ok, with
+# OK-NOTE (and OK-LINE on the judge's output), without a WHY; else not ok,
+# with the WHYs.
+verdict() {
+	local name=$1 note=$2 line=$3
+	shift 3
+	if [ $# -eq 0 ]; then
+		post_verdict "$run" museum "$name" ok "$note"
+		echo "  museum $line"
+	else
+		post_verdict "$run" museum "$name" not-ok "$(IFS=';'; echo "$*" | cut -c1-300)"
+		echo "  museum $name: FAILED: $*"
+	fi
+}
+
 # Per boot and bug: "boot bug report|...|... insn prog:insn addr iaddr"
 # (tab-separated): the out case's first report inside its region, the
 # runner's faulting insn, the decoder's program and insn, the report's
@@ -77,14 +92,10 @@ for bug in $(cut -f2 "$facts" | sort -u); do
 		[ "$(get $b 6)" != - ] && [ "$(get $b 6)" = "$(get $b 7)" ] ||
 			why+=("$b: address $(get $b 6) JITed, $(get $b 7) interpreted on the same map")
 	done
-	if [ ${#why[@]} -eq 0 ]; then
-		post_verdict "$run" museum "$bug" ok \
-			"$ref (inline, outline, interp; the same address JITed and interpreted); insn $insn"
-		echo "  museum $bug: same report in inline, outline, interp: $ref; the same address JITed and interpreted; decoded to insn $insn"
-	else
-		post_verdict "$run" museum "$bug" not-ok "$(IFS=';'; echo "${why[*]}" | cut -c1-300)"
-		echo "  museum $bug: FAILED: ${why[*]}"
-	fi
+	verdict "$bug" \
+		"$ref (inline, outline, interp; the same address JITed and interpreted); insn $insn" \
+		"$bug: same report in inline, outline, interp: $ref; the same address JITed and interpreted; decoded to insn $insn" \
+		"${why[@]}"
 done
 
 # The misaligned and stack rows: per boot and case, the reports in its
@@ -126,14 +137,8 @@ for bug in $(cut -f2 "$rows" | sort -u); do
 		done
 	done
 	[ "$nc" -gt 0 ] || mis+=("no misaligned case ran")
-	if [ ${#mis[@]} -eq 0 ]; then
-		post_verdict "$run" museum "$bug.misaligned" ok \
-			"$nc cases: inline = outline = interp, none with checks off"
-		echo "  museum $bug misaligned: $nc cases, the same report in inline, outline, interp"
-	else
-		post_verdict "$run" museum "$bug.misaligned" not-ok "$(IFS=';'; echo "${mis[*]}" | cut -c1-300)"
-		echo "  museum $bug misaligned: FAILED: ${mis[*]}"
-	fi
+	verdict "$bug.misaligned" "$nc cases: inline = outline = interp, none with checks off" \
+		"$bug misaligned: $nc cases, the same report in inline, outline, interp" "${mis[@]}"
 	# stack: reports name the task (pid) in their place: type and access only
 	want=$(printf '2\tstack-out-of-bounds|Read 8|')
 	[ "$(row off stack)" = "$(printf '0\tnone||')" ] || stack+=("off: $(row off stack)")
@@ -141,12 +146,6 @@ for bug in $(cut -f2 "$rows" | sort -u); do
 		r=$(row $b stack)
 		case "$r" in "$want"*) ;; *) stack+=("$b: ${r:-no region}, want ${want//$'\t'/ } ...") ;; esac
 	done
-	if [ ${#stack[@]} -eq 0 ]; then
-		post_verdict "$run" museum "$bug.stack" ok \
-			"stack-out-of-bounds Read and Write 8 at fp + 8 in inline and outline, none off"
-		echo "  museum $bug stack: reported in inline and outline, not with checks off"
-	else
-		post_verdict "$run" museum "$bug.stack" not-ok "$(IFS=';'; echo "${stack[*]}" | cut -c1-300)"
-		echo "  museum $bug stack: FAILED: ${stack[*]}"
-	fi
+	verdict "$bug.stack" "stack-out-of-bounds Read and Write 8 at fp + 8 in inline and outline, none off" \
+		"$bug stack: reported in inline and outline, not with checks off" "${stack[@]}"
 done

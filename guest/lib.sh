@@ -22,10 +22,12 @@ bjk_need() {
 	done
 }
 
-# bjk_check_mode: the boot's check mode, off, outline or inline (the
-# kernel's default)
+# bjk_check_mode: the boot's check mode, off, outline or inline, as the
+# kernel reads back its parameter bpf_jit_kasan (the command line's word,
+# BJK_JIT_KASAN, only where the kernel has no such parameter)
 bjk_check_mode() {
-	echo "${BJK_JIT_KASAN:-inline}"
+	cat /sys/module/kernel/parameters/bpf_jit_kasan 2>/dev/null ||
+		echo "${BJK_JIT_KASAN:-inline}"
 }
 
 # bjk_ktap: a suite's KTAP document from its cases on stdin, one a line, in

@@ -988,7 +988,6 @@ static int wl_out(const struct workload *w, int n, const char *mode)
 static const char *boot_mode(void)
 {
 	static char mode[32] = "inline";	/* the kernel's default */
-	const char *arg = getenv("BJK_JIT_KASAN");	/* guest/init's */
 	FILE *f = fopen("/proc/sys/net/core/bpf_jit_enable", "r");
 
 	if (f) {
@@ -998,8 +997,13 @@ static const char *boot_mode(void)
 		if (c == '0')
 			return "interp";
 	}
-	if (arg)
-		snprintf(mode, sizeof(mode), "%s", arg);
+	/* the mode as the kernel reads back its parameter */
+	f = fopen("/sys/module/kernel/parameters/bpf_jit_kasan", "r");
+	if (f) {
+		if (fscanf(f, "%31s", mode) != 1)
+			snprintf(mode, sizeof(mode), "inline");
+		fclose(f);
+	}
 	f = fopen("/sys/module/kernel/parameters/bpf_jit_kasan_merge", "r");
 	if (f) {
 		if (!strcmp(mode, "inline") && fgetc(f) == 'N')

@@ -3,7 +3,7 @@
 # /tests/<suite>.sh; this file as /lib/bjk.sh):
 # what the suites share. The kernel command line is read once, by /init,
 # which exports bjk.NAME=VALUE as BJK_NAME (upper case, '.' and '-' as
-# '_') and bpf_jit_kasan=VALUE as BJK_JIT_KASAN; suites read those.
+# '_'); suites read those.
 
 # bjk_error MESSAGE: the suite's error, for the judge (harness/src/suite.c)
 bjk_error() {
@@ -23,11 +23,9 @@ bjk_need() {
 }
 
 # bjk_check_mode: the boot's check mode, off, outline or inline, as the
-# kernel reads back its parameter bpf_jit_kasan (the command line's word,
-# BJK_JIT_KASAN, only where the kernel has no such parameter)
+# kernel reads back its parameter bpf_jit_kasan
 bjk_check_mode() {
-	cat /sys/module/kernel/parameters/bpf_jit_kasan 2>/dev/null ||
-		echo "${BJK_JIT_KASAN:-inline}"
+	cat /sys/module/kernel/parameters/bpf_jit_kasan
 }
 
 # bjk_ktap: a suite's KTAP document from its cases on stdin, one a line, in

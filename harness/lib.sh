@@ -316,7 +316,8 @@ post_checks() {
 	while read -r name file _; do
 		mapfile -t logs < <(group_logs "$1" "$name")
 		[ ${#logs[@]} -gt 0 ] || continue	# none of its boots ran (BJK_BOOTS)
-		stage "post $name" bash "$file" "$1" "${logs[@]}" || true
+		# BJK_CHECK: the group, for a check file that serves two groups
+		BJK_CHECK=$name stage "post $name" bash "$file" "$1" "${logs[@]}" || true
 	done < <(part_lines check)
 }
 

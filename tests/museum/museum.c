@@ -10,13 +10,22 @@
  * time where the verifier believes r1 == 0, then
  *	r1 &= 1; r1 <<= 8; r8 += r1; *(u64 *)(r8 + 0) (read or write)
  * an access the verifier believes is at value + 0 and is at value + 256.
- * The target's values are 256 bytes and struct bpf_array is 256 (checked
- * against the kernel's BTF at start), so:
- *   out: one element, the map's memory one 512-byte kmalloc object: the read
- *        at value + 256 is the first byte after it, where KASAN sees it.
+ * The target's values are 256 bytes, so:
+ *   out: one element: the read at value + 256 is the first byte after the
+ *        map's kmalloc object, or in the value's redzone: KASAN sees it.
  *   in:  two elements: the write at value + 256 lands in element 1, inside
  *        the allocation: no KASAN mode can see it; element 1 read back
- *        shows it happened.
+ *        shows it happened. With map redzones (CONFIG_BPF_MAP_KASAN_REDZONES,
+ *        bpf_map_redzone= not 0) element 0 is followed by its redzone: the
+ *        write lands there, is reported, and element 1 stays as it was.
+ * Two more rows reach where map redzones make KASAN see:
+ *   head: r8 -= (r1 & 1) << 3, a write at value - 8, then a read at value -
+ *        0x100, both inside struct bpf_array's head redzone (the kernel's
+ *        BTF says whether it has one), and a read at value -
+ *        sizeof(struct bpf_array): map->ops, where an exploit reads the
+ *        kernel's text address, never reported (the redzone ends before).
+ *   hash: the out read (value + 256) of a preallocated hash map's element,
+ *        whose next element's htab_elem header it reads, or its redzone.
  * Per bug: with the bit off the verifier must refuse the program with the
  * bug's log line; with it on, out and in load and run, and so do two more
  * rows of cases:
@@ -39,7 +48,8 @@
  * -m: the boot's mode, which decides how many KASAN reports each case
  * expects (BJK-EXPECT-BEGIN/END, counted by the harness's splat scan):
  * out: 1 with checks on (inline, outline) and with the interpreter (its C is
- * KASAN-instrumented), 0 with checks off; in: 0 everywhere. Per out case a
+ * KASAN-instrumented), 0 with checks off; in, head, hash: the same with map
+ * redzones on (head: 2, a write and a read), 0 everywhere without. Per out case a
  * line "BJK-MUSEUM <bug> prog <name> insn <N>" names the program and the
  * faulting instruction (of the xlated program) that tests/museum/post.sh
  * compares with the report's decoding and across the boots. With checks
@@ -47,7 +57,9 @@
  * on the same map: the two reports must name the same address.
  * Output: KTAP (-k: to /dev/kmsg).
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -129,6 +141,8 @@
 #define MAGIC		0x6d757365756d2121ULL	/* "museum!!" */
 #define IN_MARK		0x1122334455667788ULL	/* element 1 of the in map */
 #define MUSEUM_PARAM	"/sys/module/kernel/parameters/bpf_museum"
+#define REDZONE_PARAM	"/sys/module/kernel/parameters/bpf_map_redzone"
+#define HEAD_REDZONE	256	/* struct bpf_array's, when the kernel has one */
 
 static struct bpf_insn prog[128];
 static int n_insn, labels[4], n_fixups;
@@ -179,6 +193,8 @@ static void emit_ld_map_fd(int reg, int fd)
  */
 static int ringbuf_fd;
 static const char *mode;
+static int redzone;		/* bpf_map_redzone=, 0 without map redzones */
+static int array_size;		/* sizeof(struct bpf_array), from BTF */
 
 #define JIT_ENABLE	"/proc/sys/net/core/bpf_jit_enable"
 
@@ -336,6 +352,7 @@ enum tail {
 	T_MIS,		/* read the value's last `size` bytes, moved by 1 << k */
 	T_MMIS,		/* the same after a read of the `size` bytes below */
 	T_STACK,	/* read and write back fp - 8 through a moved copy of R10 */
+	T_HEAD,		/* write at value - 8, read at value - 0x100 and at map->ops */
 };
 
 struct access {
@@ -396,6 +413,29 @@ static int load(const struct bug *b, int ctl, int target, const struct access *a
 					 VALUE_SIZE - 2 * a->size));
 		emit(BPF_LDX_MEM(BPF_LDX_SIZE(a->size), R2, R8, VALUE_SIZE - a->size));
 		emit(BPF_ALU64_REG(BPF_ADD, R2, R3));
+		emit(BPF_STX_MEM(BPF_DW, R9, R2, 8));
+		break;
+	case T_HEAD:
+		/*
+		 * r3 = r8 - ((r1 & 1) << 3), r4 = r8 - ((r1 & 1) << 8), r8 -=
+		 * (r1 & 1) * sizeof(struct bpf_array): the verifier believes
+		 * all three are value + 0.
+		 */
+		emit(BPF_MOV64_REG(R4, R1));
+		emit(BPF_MOV64_REG(R5, R1));
+		emit(BPF_ALU64_IMM(BPF_LSH, R1, 3));
+		emit(BPF_MOV64_REG(R3, R8));
+		emit(BPF_ALU64_REG(BPF_SUB, R3, R1));
+		emit_ld_imm64(R2, 0, MAGIC);
+		emit(BPF_STX_MEM(BPF_DW, R3, R2, 0));
+		emit(BPF_ALU64_IMM(BPF_LSH, R4, 8));
+		emit(BPF_MOV64_REG(R3, R8));
+		emit(BPF_ALU64_REG(BPF_SUB, R3, R4));
+		emit(BPF_LDX_MEM(BPF_DW, R2, R3, 0));
+		emit(BPF_STX_MEM(BPF_DW, R9, R2, 0));
+		emit(BPF_ALU64_IMM(BPF_MUL, R5, array_size));
+		emit(BPF_ALU64_REG(BPF_SUB, R8, R5));
+		emit(BPF_LDX_MEM(BPF_DW, R2, R8, 0));
 		emit(BPF_STX_MEM(BPF_DW, R9, R2, 8));
 		break;
 	case T_STACK:
@@ -512,6 +552,61 @@ static void stack_case(const struct bug *b, int ctl, int target)
 	       mode, ok ? "" : ": did not load or run");
 }
 
+/*
+ * head: a write at value - 8 and a read at value - 0x100, in the head
+ * redzone of struct bpf_array when the kernel has one, reported when map
+ * redzones are on; then a read of map->ops, never reported.
+ */
+static void head_case(const struct bug *b, int ctl, int target)
+{
+	static const struct access a = { .tail = T_HEAD };
+	int nr = redzone && strcmp(mode, "off") ? 2 : 0;
+	char name[64], region[80];
+	uint64_t read = 0;
+	bool ok;
+
+	snprintf(name, sizeof(name), "%s.head", b->name);
+	snprintf(region, sizeof(region), "museum.%s", name);
+	ok = target >= 0 && run_case(b, ctl, target, &a, region, nr, &read);
+	result(ok, name, "%s: a write at value - 8 and a read at value - %#x (%s), then a "
+	       "read of map->ops at value - %d: %#llx; %d report(s) expected (%s)%s", b->cve,
+	       HEAD_REDZONE, array_size > VALUE_SIZE ? "the head redzone" : "the header",
+	       array_size, (unsigned long long)read, nr, mode,
+	       ok ? "" : ": did not load or run");
+}
+
+/*
+ * hash: the out read, value + 256, of a preallocated hash map's element:
+ * the next element's htab_elem header, or the element's redzone. Made and
+ * filled on CPU 0, so that the element handed out is not the last of the
+ * preallocated area, whose read would leave the allocation:
+ * pcpu_freelist_populate() gives CPU 0 the first elements, each CPU's list
+ * hands out its highest address first, and the map takes one per CPU for
+ * itself (alloc_extra_elems()) before the update takes the next.
+ */
+static void hash_case(const struct bug *b, int ctl)
+{
+	int nr = redzone && strcmp(mode, "off") ? 1 : 0, target;
+	uint64_t read = 0, value[VALUE_SIZE / 8] = { 0 };
+	char name[64], region[80];
+	cpu_set_t cpu0;
+	bool ok;
+
+	snprintf(name, sizeof(name), "%s.hash", b->name);
+	snprintf(region, sizeof(region), "museum.%s", name);
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	target = sched_setaffinity(0, sizeof(cpu0), &cpu0) ? -1 :
+		 bpf_map_create(BPF_MAP_TYPE_HASH, "m_hash", 4, VALUE_SIZE, 4, NULL);
+	ok = target >= 0 && !bpf_map_update_elem(target, &(uint32_t){ 0 }, value, 0) &&
+	     run_case(b, ctl, target, &out_access, region, nr, &read);
+	result(ok, name, "%s: a read at value + %d of a hash map's element: %#llx; %d "
+	       "report(s) expected (%s)%s", b->cve, BAD_OFF, (unsigned long long)read, nr,
+	       mode, ok ? "" : ": did not load or run");
+	if (target >= 0)
+		close(target);
+}
+
 static void one(const struct bug *b)
 {
 	uint64_t ctl_val[2] = { b->input, 0 }, elem[VALUE_SIZE / 8] = { IN_MARK };
@@ -561,9 +656,9 @@ static void one(const struct bug *b)
 			bjk_decode_sync(region);
 		close(fd);
 		result(ok && insn >= 0, name, "%s: bpf_museum=%#x: loaded, ran: read %#llx at value + %d, "
-		       "the first byte after the map's 512-byte allocation (insn %d); %d report(s) "
-		       "expected (%s)", b->cve, 1u << b->bit, (unsigned long long)ctl_val[1],
-		       BAD_OFF, insn, expect, mode);
+		       "the first byte after the value, %s (insn %d); %d report(s) expected (%s)",
+		       b->cve, 1u << b->bit, (unsigned long long)ctl_val[1], BAD_OFF,
+		       redzone ? "in its redzone" : "past the map's allocation", insn, expect, mode);
 	}
 
 	/*
@@ -602,19 +697,33 @@ static void one(const struct bug *b)
 		result(false, name, "bpf_museum=%#x: the program did not load: \"%s\"",
 		       1u << b->bit, last_log_line());
 	} else {
-		bjk_out("BJK-EXPECT-BEGIN %s 0", region);
+		expect = redzone && strcmp(mode, "off") ? 1 : 0;
+		bjk_out("BJK-EXPECT-BEGIN %s %d", region, expect);
 		ok = run(fd) == 0;
 		bjk_out("BJK-EXPECT-END %s", region);
 		close(fd);
 		memset(elem, 0, sizeof(elem));
 		bpf_map_lookup_elem(target, &one, elem);
-		result(ok && elem[0] == MAGIC, name, "%s: bpf_museum=%#x: loaded, ran: element 1 "
-		       "holds %#llx (%s): the write at value + %d stayed inside the map's "
-		       "allocation, where no KASAN mode sees it", b->cve, 1u << b->bit,
-		       (unsigned long long)elem[0], elem[0] == MAGIC ? "written" : "not written",
-		       BAD_OFF);
+		if (redzone)
+			result(ok && elem[0] == IN_MARK, name, "%s: bpf_museum=%#x: loaded, ran: "
+			       "element 1 holds %#llx (%s): the write at value + %d landed in "
+			       "element 0's %d-byte redzone; %d report(s) expected (%s)", b->cve,
+			       1u << b->bit, (unsigned long long)elem[0],
+			       elem[0] == IN_MARK ? "untouched" : "overwritten", BAD_OFF, redzone,
+			       expect, mode);
+		else
+			result(ok && elem[0] == MAGIC, name, "%s: bpf_museum=%#x: loaded, ran: "
+			       "element 1 holds %#llx (%s): the write at value + %d stayed inside "
+			       "the map's allocation, where no KASAN mode sees it without map "
+			       "redzones", b->cve, 1u << b->bit, (unsigned long long)elem[0],
+			       elem[0] == MAGIC ? "written" : "not written", BAD_OFF);
 	}
 	close(target);
+
+	target = bpf_map_create(BPF_MAP_TYPE_ARRAY, "m_target", 4, VALUE_SIZE, 1, NULL);
+	head_case(b, ctl, target);
+	close(target);
+	hash_case(b, ctl);
 
 	target = bpf_map_create(BPF_MAP_TYPE_ARRAY, "m_target", 4, VALUE_SIZE, 1, NULL);
 	for (i = 0; i < NMIS; i++) {
@@ -628,7 +737,65 @@ static void one(const struct bug *b)
 	close(ctl);
 }
 
-/* The frame's arithmetic needs the values to start 256 bytes into the allocation. */
+/* bpf_map_redzone=, 0 for a kernel without map redzones */
+static int map_redzone(void)
+{
+	FILE *f = fopen(REDZONE_PARAM, "r");
+	int v = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
+/* The memlock fdinfo gives a map of @type with @n values of @size bytes */
+static long memlock(uint32_t type, uint32_t size, uint32_t n, uint32_t flags)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, o, .map_flags = flags);
+	int fd = bpf_map_create(type, "m_mem", 4, size, n, &o);
+	char path[64], line[128];
+	long v = -1;
+	FILE *f;
+
+	if (fd < 0)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "memlock: %ld", &v) == 1)
+			break;
+	if (f)
+		fclose(f);
+	close(fd);
+	return v;
+}
+
+/*
+ * What map redzones cost (docs/museum.md's table): the memory the kernel
+ * accounts to maps of a few shapes, to compare across the boots.
+ */
+static void memory_lines(void)
+{
+	static const struct { const char *name; uint32_t type, size, n, flags; } m[] = {
+		{ "array 1 x 8", BPF_MAP_TYPE_ARRAY, 8, 1, 0 },
+		{ "array 1024 x 8", BPF_MAP_TYPE_ARRAY, 8, 1024, 0 },
+		{ "array 1024 x 64", BPF_MAP_TYPE_ARRAY, 64, 1024, 0 },
+		{ "array 1024 x 64 mmapable", BPF_MAP_TYPE_ARRAY, 64, 1024, BPF_F_MMAPABLE },
+		{ "hash 1024 x 64", BPF_MAP_TYPE_HASH, 64, 1024, 0 },
+		{ "lru_hash 1024 x 64", BPF_MAP_TYPE_LRU_HASH, 64, 1024, 0 },
+		{ "percpu_array 1024 x 64", BPF_MAP_TYPE_PERCPU_ARRAY, 64, 1024, 0 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		bjk_out("# memory: %s: memlock %ld", m[i].name,
+			memlock(m[i].type, m[i].size, m[i].n, m[i].flags));
+}
+
+/* The head row's read of map->ops needs the header's size. */
 static int bpf_array_size(void)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
@@ -655,13 +822,18 @@ int main(int argc, char **argv)
 	if (optind == argc)
 		n = NBUGS;
 	bjk_out("KTAP version 1");
-	bjk_out("1..%d", ((jit_mode() ? 4 : 3) + 2 * NMIS + !!strcmp(mode, "interp")) * n);
+	bjk_out("1..%d", ((jit_mode() ? 6 : 5) + 2 * NMIS + !!strcmp(mode, "interp")) * n);
 	sz = bpf_array_size();
-	if (sz != VALUE_SIZE) {
+	if (sz != VALUE_SIZE && sz != VALUE_SIZE + HEAD_REDZONE) {
 		bjk_out("# error: struct bpf_array is %d bytes in this kernel's BTF, the programs "
-		    "assume %d", sz, VALUE_SIZE);
+		    "assume %d, or %d with its head redzone", sz, VALUE_SIZE,
+		    VALUE_SIZE + HEAD_REDZONE);
 		return 1;
 	}
+	array_size = sz;
+	redzone = map_redzone();
+	bjk_out("# map redzones: bpf_map_redzone=%d, struct bpf_array %d bytes", redzone, sz);
+	memory_lines();
 	ringbuf_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "m_ring", 0, 0, 4096, NULL);
 	if (ringbuf_fd < 0) {
 		bjk_out("# error: ring buffer map: %s", strerror(errno));

@@ -26,6 +26,7 @@ set -euo pipefail
 
 run=$1
 shift
+check=${BJK_CHECK:-museum}	# the group: museum, or museum-norz (map redzones off)
 declare -A log_of=()	# role in the group "museum" (tests/boots) -> console
 for a in "$@"; do
 	log_of[${a%%=*}]=${a#*=}
@@ -33,7 +34,7 @@ done
 roles=(off inline outline interp)
 for b in "${roles[@]}"; do
 	if [ -z "${log_of[$b]:-}" ]; then
-		post_verdict "$run" museum compare skip "needs a boot of each role: ${roles[*]}"
+		post_verdict "$run" "$check" compare skip "needs a boot of each role: ${roles[*]}"
 		exit 0
 	fi
 done
@@ -45,11 +46,11 @@ verdict() {
 	local name=$1 note=$2 line=$3
 	shift 3
 	if [ $# -eq 0 ]; then
-		post_verdict "$run" museum "$name" ok "$note"
-		echo "  museum $line"
+		post_verdict "$run" "$check" "$name" ok "$note"
+		echo "  $check $line"
 	else
-		post_verdict "$run" museum "$name" not-ok "$(IFS=';'; echo "$*" | cut -c1-300)"
-		echo "  museum $name: FAILED: $*"
+		post_verdict "$run" "$check" "$name" not-ok "$(IFS=';'; echo "$*" | cut -c1-300)"
+		echo "  $check $name: FAILED: $*"
 	fi
 }
 
@@ -58,7 +59,7 @@ verdict() {
 # runner's faulting insn, the decoder's program and insn, the report's
 # address, and that of the same program interpreted on the same map (its
 # out_interp region, in the boots with checks on).
-facts=$run/museum-facts.tsv
+facts=$run/$check-facts.tsv
 for b in "${roles[@]}"; do
 	sed 's/\r$//; s/^\[[ 0-9.]*\] //' "${log_of[$b]}" | awk -v boot="$b" -F'\n' '
 	/^BJK-MUSEUM / { split($0, f, " "); bugs[f[2]] = 1; insn[f[2]] = f[6] }
@@ -98,12 +99,13 @@ for bug in $(cut -f2 "$facts" | sort -u); do
 		"${why[@]}"
 done
 
-# The misaligned and stack rows: per boot and case, the reports in its
-# region and the first one's type|access|place ("boot bug case n facts").
-rows=$run/museum-rows.tsv
+# The misaligned, stack and map redzone rows: per boot and case, the
+# reports in its region and the first one's type|access|place ("boot bug
+# case n facts").
+rows=$run/$check-rows.tsv
 for b in "${roles[@]}"; do
 	sed 's/\r$//; s/^\[[ 0-9.]*\] //' "${log_of[$b]}" | awk -v boot="$b" '
-	/^BJK-EXPECT-BEGIN museum\.[a-z0-9_]+\.(mis|mmis|stack)/ {
+	/^BJK-EXPECT-BEGIN museum\.[a-z0-9_]+\.(m+is_[0-9_]+|stack|in|head|hash) / {
 		split($2, g, "."); bug = g[2]; c = g[3]; key = bug "\t" c; n[key] = 0; f[key] = "none||"; next }
 	/^BJK-EXPECT-END / { key = ""; want = ""; next }
 	key != "" && /^BUG: KASAN: / {
@@ -148,4 +150,18 @@ for bug in $(cut -f2 "$rows" | sort -u); do
 	done
 	verdict "$bug.stack" "stack-out-of-bounds Read and Write 8 at fp + 8 in inline and outline, none off" \
 		"$bug stack: reported in inline and outline, not with checks off" "${stack[@]}"
+	# in, head, hash: what map redzones let KASAN see (reports with them
+	# on, none without: the splat scan's count), the same in every mode
+	rz=() seen=()
+	for c in in head hash; do
+		ref=$(row interp "$c")
+		[ -n "$ref" ] || { rz+=("$c: no region in interp"); continue; }
+		[ "$(row off "$c")" = "$(printf '0\tnone||')" ] || rz+=("$c off: $(row off "$c")")
+		for b in inline outline; do
+			[ "$(row $b "$c")" = "$ref" ] || rz+=("$c $b: $(row $b "$c"), interp: $ref")
+		done
+		seen+=("$c ${ref%%$'\t'*}")
+	done
+	verdict "$bug.redzones" "reports (in, head, hash): ${seen[*]}; inline = outline = interp, none off" \
+		"$bug in/head/hash: ${seen[*]} report(s), the same in inline, outline, interp" "${rz[@]}"
 done

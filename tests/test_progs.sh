@@ -84,6 +84,14 @@ sed -i '/^BJK-RC /d' "$out"
 # subtests and tests skipped) must count what the lines count: a line that
 # did not come (a crash in the middle) fails a case of its own.
 awk '
+# A test that prints a log line without its newline (btf_tag:
+# "...:SKIP: btf_decl_tag attribute not supported") glues the result line
+# that follows onto it: the log part goes to the log, the rest is the
+# result line.
+!/^#/ && match($0, /#[0-9]+(\/[0-9]+)? +[^ ].*:(OK|SKIP|FAIL)( \(SKIP: [0-9]+\/[0-9]+\))?$/) {
+	buf[nb++] = substr($0, 1, RSTART - 1)
+	$0 = substr($0, RSTART)
+}
 /^#[0-9]+(\/[0-9]+)? +.*:(OK|SKIP|FAIL)( \(SKIP: [0-9]+\/[0-9]+\))?$/ {
 	match($0, /:(OK|SKIP|FAIL)( \(SKIP: [0-9]+\/[0-9]+\))?$/)
 	res = substr($0, RSTART + 1)

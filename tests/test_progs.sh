@@ -68,7 +68,13 @@ other)
 esac
 # Each top-level result goes to the console as it comes, so that a slow or
 # hung test shows where it stands.
-( timeout "$limit" ./test_progs -v ${num:+-n "$num"} ${allow:+-a "$allow"} ${deny:+-d "$deny"} 2>&1; echo "BJK-RC $?" ) | tee "$out" |
+# Its stderr apart: the commands tests run (system(), e.g. "ip netns",
+# bpftool) inherit it, and their messages written between two of
+# test_progs' buffered writes cut its result lines in two ("#94
+# fexit_stress:BusyBox v1.35.0 ... multi-call binary." in one boot of the
+# full tier, its twin's line whole). test_progs' own log goes to stdout.
+err=/tmp/test_progs.err
+( timeout "$limit" ./test_progs -v ${num:+-n "$num"} ${allow:+-a "$allow"} ${deny:+-d "$deny"} 2>"$err"; echo "BJK-RC $?" ) | tee "$out" |
 	awk '/^#[0-9]+ / { print; fflush() }' | while IFS= read -r l; do kmsg "# test_progs, as it runs: $l"; done
 rc=$(sed -n 's/^BJK-RC //p' "$out")
 sed -i '/^BJK-RC /d' "$out"
@@ -143,6 +149,10 @@ END {
 	printf "# test_progs: %s\n", summary
 }
 ' "$out" | bjk_ktap | while IFS= read -r l; do kmsg "$l"; done
+if [ -s "$err" ]; then
+	kmsg "# test_progs: its stderr (and its commands'), last lines:"
+	tail -n 20 "$err" | while IFS= read -r l; do kmsg "# stderr: $l"; done
+fi
 grep -q '^Summary: ' "$out" || {
 	kmsg "BJK-ERROR: test_progs: no Summary line (exit status $rc); last lines:"
 	tail -n 20 "$out" | while IFS= read -r l; do kmsg "# $l"; done

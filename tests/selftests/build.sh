@@ -142,8 +142,9 @@ pt_extra=(test_progs.c cgroup_helpers.c trace_helpers.c network_helpers.c
 	jit_disasm_helpers.c test_loader.c xsk.c disasm.c disasm_helpers.c json_writer.c)
 t=$(now)
 # The binary is made from the list's tests and "!" lines; its "-" lines
-# only go into test_progs.deny (above), so they rebuild nothing.
-grep -v '^ *-' "$list" >"$work/test_progs.list.built"
+# only go into test_progs.deny (above) and its comments nowhere, so they
+# rebuild nothing.
+sed 's/#.*//; /^ *-/d; /^ *$/d' "$list" >"$work/test_progs.list.built"
 if ! fresh test_progs "$work/test_progs.list.built" "${srcs[@]}" "$st"/*.[ch] "$st"/progs/*.[ch] \
 	"$st"/prog_tests/*.h "$vmlinux_h" "$libbpf_a" || [ ! -x "$out/test_progs" ]; then
 	echo "selftests: test_progs ($(echo "$tests" | wc -w) test files)"

@@ -150,7 +150,7 @@ END {
 }
 ' "$out" | bjk_ktap | while IFS= read -r l; do kmsg "$l"; done
 if [ -s "$err" ]; then
-	kmsg "# test_progs: its stderr (and its commands'), last lines:"
+	kmsg "# stderr of test_progs and the commands it ran, last lines:"
 	tail -n 20 "$err" | while IFS= read -r l; do kmsg "# stderr: $l"; done
 fi
 grep -q '^Summary: ' "$out" || {

@@ -149,9 +149,10 @@ END {
 	printf "# test_progs: %s\n", summary
 }
 ' "$out" | bjk_ktap | while IFS= read -r l; do kmsg "$l"; done
+# (log_err() of the network tests writes its reasons there too.)
 if [ -s "$err" ]; then
 	kmsg "# stderr of test_progs and the commands it ran, last lines:"
-	tail -n 20 "$err" | while IFS= read -r l; do kmsg "# stderr: $l"; done
+	tail -n 50 "$err" | while IFS= read -r l; do kmsg "# stderr: $l"; done
 fi
 grep -q '^Summary: ' "$out" || {
 	kmsg "BJK-ERROR: test_progs: no Summary line (exit status $rc); last lines:"

@@ -2,11 +2,13 @@
 # The harness builds Debian's linux-source-6.12 with patches/ applied and
 # boots it in QEMU. See README.md.
 
-.PHONY: help test quick judge run boot vm bench clean-cache
+.PHONY: help test test-full quick judge run boot vm bench clean-cache
 
 help:
 	@echo "make test         build the patched KASAN kernel, boot it in QEMU, run every"
 	@echo "                  suite of tests/boots; ends with 'N passed, N failed, N skipped'"
+	@echo "make test-full    every test of the kernel's test_progs, checks off and inline,"
+	@echo "                  case by case (tests/boots-full; not in make test: long)"
 	@echo "make quick        a few minutes' subset of make test for the edit-test loop:"
 	@echo "                  KUnit and test_bpf inline, the e2e suite inline, tools/vm,"
 	@echo "                  the judge on made-up consoles"
@@ -24,6 +26,11 @@ help:
 
 test:
 	@harness/test.sh
+
+# The full tier: all of test_progs in the boots of tests/boots-full, each
+# with checks inline compared with its checks-off twin. Not what CI runs.
+test-full:
+	@BJK_TIER=full harness/test.sh
 
 # The boots that cover most of the series in the least time; make test (what
 # CI runs) has them all.

@@ -42,6 +42,19 @@ museum)
 esac
 export BJK_VARIANT=$VARIANT
 
+# The tier: empty for make test (tests/boots), "full" for make test-full
+# (BJK_TIER=full: the boots of tests/boots-full, and the builds of
+# harness/parts whose tier field says full, which make test never needs).
+TIER=${BJK_TIER:-}
+case "$TIER" in
+'' | full) ;;
+*)
+	printf 'error: BJK_TIER=%s: want full or nothing\n' "$TIER" >&2
+	exit 1
+	;;
+esac
+export BJK_TIER=$TIER
+
 die() {
 	printf 'error: %s\n' "$*" >&2
 	exit 1
@@ -121,19 +134,23 @@ userland_dir() {
 	echo "$CACHE/userland/$(basename "$(build_dir)")"
 }
 
-# The guest initramfs of a build (rebuilt each run, a second or two).
+# The guest initramfs of a build (rebuilt each run, a second or two); a
+# tier's own (it has that tier's builds too) beside make test's.
 image_path() {
-	echo "$CACHE/image/$(basename "$(build_dir)").cpio.gz"
+	echo "$CACHE/image/$(basename "$(build_dir)")${TIER:+-$TIER}.cpio.gz"
 }
 
-# part_lines KIND: the lines of harness/parts of KIND (suite, build, check),
-# one "NAME FILE KERNELS" each: FILE absolute, KERNELS comma-separated
-# (series when the field is empty).
+# part_lines KIND: the lines of harness/parts of KIND (suite, build, check)
+# for this TIER (a line's tier field empty, or TIER), one "NAME FILE
+# KERNELS" each: FILE absolute, KERNELS comma-separated (series when the
+# field is empty).
 part_lines() {
-	local kind name file kernels
-	while IFS='|' read -r kind name file kernels; do
+	local kind name file kernels tier
+	while IFS='|' read -r kind name file kernels tier; do
 		[ "${kind//[[:space:]]/}" = "$1" ] || continue
 		kernels=${kernels//[[:space:]]/}
+		tier=${tier//[[:space:]]/}
+		[ -z "$tier" ] || [ "$tier" = "$TIER" ] || continue
 		printf '%s %s %s
 ' "${name//[[:space:]]/}" "$BJK_ROOT/${file//[[:space:]]/}" "${kernels:-series}"
 	done <"$BJK_ROOT/harness/parts"
@@ -155,7 +172,8 @@ suite_out() {
 	echo "$CACHE/suites/$(basename "$(build_dir)")/$1"
 }
 
-# The boots of tests/boots, one line each (comments and blank lines dropped),
+# The boots of tests/boots (tests/boots-TIER for a tier), one line each
+# (comments and blank lines dropped),
 # only those named in BJK_BOOTS when it is set; boot_fields splits one.
 boot_lines() {
 	local line name
@@ -167,7 +185,7 @@ boot_lines() {
 			continue
 		fi
 		printf '%s\n' "$line"
-	done <"$BJK_ROOT/tests/boots"
+	done <"$BJK_ROOT/tests/boots${TIER:+-$TIER}"
 }
 
 # boot_fields LINE: the fields of a tests/boots line into b_name, b_groups

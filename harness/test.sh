@@ -2,6 +2,8 @@
 # make test: prepare (packages ... image), then every boot of tests/boots,
 # then the summary table and "N passed, N failed, N skipped".
 #   BJK_BOOTS="inline outline": only these boots (default: all).
+#   BJK_TIER=full (make test-full): the boots of tests/boots-full instead,
+#   no host-side tests.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -36,6 +38,7 @@ boot_each "$run"
 # RUNDIR/host/<name>.ktap; <name> counts as a boot for BJK_BOOTS.
 for t in "$BJK_ROOT"/tests/host/*.sh; do
 	[ -f "$t" ] || continue
+	[ -z "$TIER" ] || break
 	name=$(basename "$t" .sh)
 	if [ -n "${BJK_BOOTS:-}" ] && [[ " $BJK_BOOTS " != *" $name "* ]]; then
 		continue

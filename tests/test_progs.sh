@@ -6,7 +6,8 @@
 # failure or skip (why), test_progs' "Summary:" line and the totals. The
 # harness (harness/src/suite.c) counts the cases and compares them with
 # those of the boot that ran with checks off.
-dir=/selftests
+# bjk.progs_dir= (tests/boots-full): the full tier's build, /selftests-full.
+dir=${BJK_PROGS_DIR:-/selftests}
 out=/tmp/test_progs.out
 limit=540
 
@@ -33,13 +34,24 @@ ip link set lo up || {
 # test_progs loads bpf_testmod.ko and opens *.bpf.o from its working directory.
 cd "$dir" || exit 2
 deny=$(cat test_progs.deny 2>/dev/null)
-[ -n "$deny" ] && kmsg "test_progs: not run (tests/selftests/test_progs.list): $deny"
+[ -n "$deny" ] && kmsg "test_progs: not run (the build's list): $deny"
+# The full tier's build says which test files it could not build, and why.
+if [ -f test_progs.unbuilt ]; then
+	while IFS= read -r l; do kmsg "test_progs: not built: $l"; done <test_progs.unbuilt
+fi
 # bjk.progs= on the kernel command line (tests/boots) splits the tests over
-# two boots: "verifier" runs only the verifier_* tests, "other" all but them;
-# without it, all of them run.
+# boots: "verifier" runs only the verifier_* tests, "other" all but them,
+# "n:RANGE" the tests numbered RANGE (test_progs -n, e.g. 1-120: their
+# numbers in this build's test_progs -l order; tests/boots-full); without
+# it, all of them run.
 part=${BJK_PROGS:-}
 allow=
+num=
 case "$part" in
+n:*)
+	num=${part#n:}
+	kmsg "test_progs: bjk.progs=$part: the tests numbered $num (tests/boots-full)"
+	;;
 verifier)
 	allow='verifier_*'
 	kmsg "test_progs: bjk.progs=verifier: only the verifier_* tests (tests/boots)"
@@ -50,13 +62,19 @@ other)
 	;;
 '') ;;
 *)
-	kmsg "BJK-ERROR: test_progs: bjk.progs=$part on the kernel command line: want verifier or other"
+	kmsg "BJK-ERROR: test_progs: bjk.progs=$part on the kernel command line: want verifier, other or n:RANGE"
 	exit 2
 	;;
 esac
 # Each top-level result goes to the console as it comes, so that a slow or
 # hung test shows where it stands.
-( timeout "$limit" ./test_progs -v ${allow:+-a "$allow"} ${deny:+-d "$deny"} 2>&1; echo "BJK-RC $?" ) | tee "$out" |
+# Its stderr apart: the commands tests run (system(), e.g. "ip netns",
+# bpftool) inherit it, and their messages written between two of
+# test_progs' buffered writes cut its result lines in two ("#94
+# fexit_stress:BusyBox v1.35.0 ... multi-call binary." in one boot of the
+# full tier, its twin's line whole). test_progs' own log goes to stdout.
+err=/tmp/test_progs.err
+( timeout "$limit" ./test_progs -v ${num:+-n "$num"} ${allow:+-a "$allow"} ${deny:+-d "$deny"} 2>"$err"; echo "BJK-RC $?" ) | tee "$out" |
 	awk '/^#[0-9]+ / { print; fflush() }' | while IFS= read -r l; do kmsg "# test_progs, as it runs: $l"; done
 rc=$(sed -n 's/^BJK-RC //p' "$out")
 sed -i '/^BJK-RC /d' "$out"
@@ -72,6 +90,14 @@ sed -i '/^BJK-RC /d' "$out"
 # subtests and tests skipped) must count what the lines count: a line that
 # did not come (a crash in the middle) fails a case of its own.
 awk '
+# A test that prints a log line without its newline (btf_tag:
+# "...:SKIP: btf_decl_tag attribute not supported") glues the result line
+# that follows onto it: the log part goes to the log, the rest is the
+# result line.
+!/^#/ && match($0, /#[0-9]+(\/[0-9]+)? +[^ ].*:(OK|SKIP|FAIL)( \(SKIP: [0-9]+\/[0-9]+\))?$/) {
+	buf[nb++] = substr($0, 1, RSTART - 1)
+	$0 = substr($0, RSTART)
+}
 /^#[0-9]+(\/[0-9]+)? +.*:(OK|SKIP|FAIL)( \(SKIP: [0-9]+\/[0-9]+\))?$/ {
 	match($0, /:(OK|SKIP|FAIL)( \(SKIP: [0-9]+\/[0-9]+\))?$/)
 	res = substr($0, RSTART + 1)
@@ -123,6 +149,11 @@ END {
 	printf "# test_progs: %s\n", summary
 }
 ' "$out" | bjk_ktap | while IFS= read -r l; do kmsg "$l"; done
+# (log_err() of the network tests writes its reasons there too.)
+if [ -s "$err" ]; then
+	kmsg "# stderr of test_progs and the commands it ran, last lines:"
+	tail -n 50 "$err" | while IFS= read -r l; do kmsg "# stderr: $l"; done
+fi
 grep -q '^Summary: ' "$out" || {
 	kmsg "BJK-ERROR: test_progs: no Summary line (exit status $rc); last lines:"
 	tail -n 20 "$out" | while IFS= read -r l; do kmsg "# $l"; done

@@ -493,15 +493,20 @@ static const struct { int size, k; } mis[] = {
 };
 #define NMIS	(int)(sizeof(mis) / sizeof(mis[0]))
 
-/* One load and run of @a in an expect region of @nr reports. */
+/*
+ * One load and run of @a, the case @name, in its expect region
+ * ("museum.<name>") of @nr reports; false if @target is not a map.
+ */
 static bool run_case(const struct bug *b, int ctl, int target, const struct access *a,
-		     const char *region, int nr, uint64_t *read)
+		     const char *name, int nr, uint64_t *read)
 {
 	uint64_t ctl_val[2] = { b->input, 0 };
+	char region[80];
 	int fd;
 	bool ok;
 
-	if (bpf_map_update_elem(ctl, &(uint32_t){ 0 }, ctl_val, 0))
+	snprintf(region, sizeof(region), "museum.%s", name);
+	if (target < 0 || bpf_map_update_elem(ctl, &(uint32_t){ 0 }, ctl_val, 0))
 		return false;
 	fd = load(b, ctl, target, a);
 	if (fd < 0)
@@ -520,14 +525,13 @@ static void mis_case(const struct bug *b, int ctl, int target, enum tail t,
 {
 	struct access a = { .tail = t, .size = m->size, .k = m->k };
 	int shift = m->k, nr = strcmp(mode, "off") ? 1 : 0;
-	char name[64], region[80];
+	char name[64];
 	uint64_t read = 0;
 	bool ok;
 
 	snprintf(name, sizeof(name), "%s.%s_%d_%d", b->name, t == T_MIS ? "mis" : "mmis",
 		 m->size, 1 << shift);
-	snprintf(region, sizeof(region), "museum.%s", name);
-	ok = target >= 0 && run_case(b, ctl, target, &a, region, nr, &read);
+	ok = run_case(b, ctl, target, &a, name, nr, &read);
 	result(ok, name, "%s: %s%d-byte read the verifier believes at value + %d, aligned; "
 	       "at + %d, across the end of the allocation; %d report(s) expected (%s)%s",
 	       b->cve, t == T_MMIS ? "after its neighbour below, a " : "a ", m->size,
@@ -539,13 +543,12 @@ static void stack_case(const struct bug *b, int ctl, int target)
 {
 	static const struct access a = { .tail = T_STACK };
 	int nr = strcmp(mode, "off") ? 2 : 0;
-	char name[64], region[80];
+	char name[64];
 	uint64_t read = 0;
 	bool ok;
 
 	snprintf(name, sizeof(name), "%s.stack", b->name);
-	snprintf(region, sizeof(region), "museum.%s", name);
-	ok = target >= 0 && run_case(b, ctl, target, &a, region, nr, &read);
+	ok = run_case(b, ctl, target, &a, name, nr, &read);
 	result(ok, name, "%s: a copy of R10 moved by the bug: read %#llx at fp + 8 (the "
 	       "verifier believes fp - 8), the JIT frame's return address, and wrote it "
 	       "back; %d report(s) expected (%s)%s", b->cve, (unsigned long long)read, nr,
@@ -561,13 +564,12 @@ static void head_case(const struct bug *b, int ctl, int target)
 {
 	static const struct access a = { .tail = T_HEAD };
 	int nr = redzone && strcmp(mode, "off") ? 2 : 0;
-	char name[64], region[80];
+	char name[64];
 	uint64_t read = 0;
 	bool ok;
 
 	snprintf(name, sizeof(name), "%s.head", b->name);
-	snprintf(region, sizeof(region), "museum.%s", name);
-	ok = target >= 0 && run_case(b, ctl, target, &a, region, nr, &read);
+	ok = run_case(b, ctl, target, &a, name, nr, &read);
 	result(ok, name, "%s: a write at value - 8 and a read at value - %#x (%s), then a "
 	       "read of map->ops at value - %d: %#llx; %d report(s) expected (%s)%s", b->cve,
 	       HEAD_REDZONE, array_size > VALUE_SIZE ? "the head redzone" : "the header",
@@ -588,18 +590,17 @@ static void hash_case(const struct bug *b, int ctl)
 {
 	int nr = redzone && strcmp(mode, "off") ? 1 : 0, target;
 	uint64_t read = 0, value[VALUE_SIZE / 8] = { 0 };
-	char name[64], region[80];
+	char name[64];
 	cpu_set_t cpu0;
 	bool ok;
 
 	snprintf(name, sizeof(name), "%s.hash", b->name);
-	snprintf(region, sizeof(region), "museum.%s", name);
 	CPU_ZERO(&cpu0);
 	CPU_SET(0, &cpu0);
 	target = sched_setaffinity(0, sizeof(cpu0), &cpu0) ? -1 :
 		 bpf_map_create(BPF_MAP_TYPE_HASH, "m_hash", 4, VALUE_SIZE, 4, NULL);
 	ok = target >= 0 && !bpf_map_update_elem(target, &(uint32_t){ 0 }, value, 0) &&
-	     run_case(b, ctl, target, &out_access, region, nr, &read);
+	     run_case(b, ctl, target, &out_access, name, nr, &read);
 	result(ok, name, "%s: a read at value + %d of a hash map's element: %#llx; %d "
 	       "report(s) expected (%s)%s", b->cve, BAD_OFF, (unsigned long long)read, nr,
 	       mode, ok ? "" : ": did not load or run");

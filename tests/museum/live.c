@@ -172,7 +172,7 @@ static void tail_exhibit(const struct tail_exhibit *ex)
 	/* the callee: r6 = ctx->value; bad[] leaves in r7 what was there; ctl[0] = r7 */
 	const struct bpf_insn head[] = {
 		LDX(BPF_DW, BPF_REG_6, BPF_REG_1, 24),	/* ctx->value (NULL at the end) */
-		JEQI(BPF_REG_6, 0, ex->nbad + 8),
+		JEQI(BPF_REG_6, 0, ex->nbad + 8),	/* over bad[] and tail[] to its r0 = 0 */
 	};
 	const struct bpf_insn tail[] = {
 		ST(BPF_W, BPF_REG_10, -4, 0),
@@ -201,6 +201,11 @@ static void tail_exhibit(const struct tail_exhibit *ex)
 
 	snprintf(refused, sizeof(refused), "%s.direct_refused", ex->name);
 	snprintf(oob, sizeof(oob), "%s.oob", ex->name);
+	if (NINSN(head) + ex->nbad + NINSN(tail) > NINSN(callee)) {
+		result(false, refused, "the callee does not fit in %d instructions", NINSN(callee));
+		result(false, oob, "the callee does not fit");
+		goto out;
+	}
 	memcpy(callee + n, head, sizeof(head));
 	n += NINSN(head);
 	memcpy(callee + n, ex->bad, ex->nbad * sizeof(*ex->bad));

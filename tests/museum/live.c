@@ -132,42 +132,61 @@ static int attach_map_iter(int prog, int map)
 }
 
 /*
- * itertail (upstream 7fa323d77688, "bpf: Assume no bounds for buffers
- * behind a tail call"). A map_elem iterator program may read and write its
- * element's value up to the offsets the verifier recorded in the program
- * (max_rdwr_access), and bpf_iter_attach_map() refuses a map whose values
- * are smaller. A program it tail-calls is never compared with the map: the
- * caller reads nothing, so it attaches to a map of 8-byte values, and its
- * callee reads value + 56. The values of an array map sit in the map's own
- * allocation, struct bpf_array followed by the values: one element of 8
- * bytes is a kmalloc object of sizeof(struct bpf_array) + 8 bytes, and the
- * read at value + 56 lies 48 bytes past its end, in the redzone.
+ * itertail, itertailw (upstream 7fa323d77688, "bpf: Assume no bounds for
+ * buffers behind a tail call"). A map_elem iterator program may read and
+ * write its element's value up to the offsets the verifier recorded in the
+ * program (max_rdwr_access), and bpf_iter_attach_map() refuses a map whose
+ * values are smaller. A program it tail-calls is never compared with the
+ * map: the caller touches nothing, so it attaches to a map of 8-byte
+ * values, and its callee accesses value + 56. The values of an array map
+ * sit in the map's own allocation, struct bpf_array followed by the
+ * values: one element of 8 bytes is a kmalloc object of
+ * sizeof(struct bpf_array) + 8 bytes (more with map redzones), and
+ * value + 56 lies past its end, in the slab's slack, which KASAN keeps
+ * poisoned. itertail reads there; itertailw exchanges a marker with what
+ * is there (BPF_XCHG: a write, as KASAN checks atomics, that also hands
+ * the old contents to the program), so one hole shows both a Read and a
+ * Write report. Nothing lives in that slack, so the write harms nothing
+ * when no check stops it.
  */
 #define ITERTAIL_OFF	56
 #define ITERTAIL_VALUE	8
+#define ITERTAIL_MARK	0x6c69766521786368ULL	/* "hcx!evil" */
+#define NINSN(a)	(int)(sizeof(a) / sizeof((a)[0]))
 
-static void itertail(void)
+struct tail_exhibit {
+	const char *name;		/* the exhibit, prefix of its cases */
+	const char *callee;		/* the program that does the bad access */
+	const char *caller;
+	const char *what;		/* "read", "exchanged": for the case's line */
+	const struct bpf_insn *bad;	/* r7 = the old contents of r6 + ITERTAIL_OFF, ... */
+	int nbad;
+	int fault;			/* the index in bad[] of the access itself */
+};
+
+static void tail_exhibit(const struct tail_exhibit *ex)
 {
 	int ctl = bpf_map_create(BPF_MAP_TYPE_ARRAY, "l_ctl", 4, 8, 1, NULL);
 	int target = bpf_map_create(BPF_MAP_TYPE_ARRAY, "l_target", 4, ITERTAIL_VALUE, 1, NULL);
 	int progs = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, "l_progs", 4, 4, 1, NULL);
-	/* the callee: r7 = *(u64 *)(ctx->value + 56); ctl[0] = r7 */
-	const struct bpf_insn bad = LDX(BPF_DW, BPF_REG_7, BPF_REG_6, ITERTAIL_OFF);
-	const struct bpf_insn callee[] = {
+	/* the callee: r6 = ctx->value; bad[] leaves in r7 what was there; ctl[0] = r7 */
+	const struct bpf_insn head[] = {
 		LDX(BPF_DW, BPF_REG_6, BPF_REG_1, 24),	/* ctx->value (NULL at the end) */
-		JEQI(BPF_REG_6, 0, 9),
-		bad,					/* the read past the map */
+		JEQI(BPF_REG_6, 0, ex->nbad + 8),	/* over bad[] and tail[] to its r0 = 0 */
+	};
+	const struct bpf_insn tail[] = {
 		ST(BPF_W, BPF_REG_10, -4, 0),
 		MOV(BPF_REG_2, BPF_REG_10),
 		ADDI(BPF_REG_2, -4),
 		LD_MAP(BPF_REG_1, ctl),
 		CALL(BPF_FUNC_map_lookup_elem),
 		JEQI(BPF_REG_0, 0, 1),
-		STX(BPF_DW, BPF_REG_0, BPF_REG_7, 0),	/* what it read, for the runner */
+		STX(BPF_DW, BPF_REG_0, BPF_REG_7, 0),	/* what was there, for the runner */
 		MOVI(BPF_REG_0, 0),
 		EXIT(),
 	};
-	/* the caller, attached: reads nothing, tail-calls progs[0] */
+	struct bpf_insn callee[32];
+	/* the caller, attached: touches nothing, tail-calls progs[0] */
 	const struct bpf_insn caller[] = {
 		LD_MAP(BPF_REG_2, progs),
 		MOVI(BPF_REG_3, 0),
@@ -175,53 +194,73 @@ static void itertail(void)
 		MOVI(BPF_REG_0, 0),
 		EXIT(),
 	};
-	int cfd = -1, tfd = -1, link, insn, rc, expect = reports_expected();
+	int cfd = -1, tfd = -1, link, insn, rc, n = 0, expect = reports_expected();
+	char refused[64], oob[64];
 	uint64_t got = 0;
 	uint32_t zero = 0;
 
-	if (ctl < 0 || target < 0 || progs < 0) {
-		result(false, "itertail.maps", "maps: %s", strerror(errno));
+	snprintf(refused, sizeof(refused), "%s.direct_refused", ex->name);
+	snprintf(oob, sizeof(oob), "%s.oob", ex->name);
+	if (NINSN(head) + ex->nbad + NINSN(tail) > NINSN(callee)) {
+		result(false, refused, "the callee does not fit in %d instructions", NINSN(callee));
+		result(false, oob, "the callee does not fit");
 		goto out;
 	}
-	cfd = load_iter("itertail_read", callee, sizeof(callee) / sizeof(callee[0]));
+	memcpy(callee + n, head, sizeof(head));
+	n += NINSN(head);
+	memcpy(callee + n, ex->bad, ex->nbad * sizeof(*ex->bad));
+	n += ex->nbad;
+	memcpy(callee + n, tail, sizeof(tail));
+	n += NINSN(tail);
+	if (ctl < 0 || target < 0 || progs < 0) {
+		result(false, refused, "maps: %s", strerror(errno));
+		result(false, oob, "maps: %s", strerror(errno));
+		goto out;
+	}
+	cfd = load_iter(ex->callee, callee, n);
 	if (cfd < 0) {
-		result(false, "itertail.direct_refused", "the callee did not load: \"%s\"", why());
+		result(false, refused, "the callee did not load: \"%s\"", why());
+		result(false, oob, "the callee did not load");
 		goto out;
 	}
 	/* attached itself, the callee is refused: the check that exists */
 	link = attach_map_iter(cfd, target);
 	if (link >= 0)
 		close(link);
-	result(link == -EACCES, "itertail.direct_refused",
-	       "the reader of value + %d attached to a map of %d-byte values: %s (want EACCES)",
-	       ITERTAIL_OFF, ITERTAIL_VALUE, link >= 0 ? "attached" : strerror(-link));
+	result(link == -EACCES, refused,
+	       "the program that %s value + %d attached to a map of %d-byte values: %s "
+	       "(want EACCES)", ex->what, ITERTAIL_OFF, ITERTAIL_VALUE,
+	       link >= 0 ? "attached" : strerror(-link));
 
-	tfd = load_iter("itertail_tail", caller, sizeof(caller) / sizeof(caller[0]));
+	tfd = load_iter(ex->caller, caller, NINSN(caller));
 	if (tfd < 0 || bpf_map_update_elem(progs, &zero, &cfd, 0)) {
-		result(false, "itertail.oob", "the caller did not load or enter the prog array: "
-		       "%s \"%s\"", strerror(errno), why());
+		result(false, oob, "the caller did not load or enter the prog array: %s \"%s\"",
+		       strerror(errno), why());
 		goto out;
 	}
 	link = attach_map_iter(tfd, target);
 	if (link < 0) {
-		result(false, "itertail.oob", "the caller did not attach: %s (fixed kernel?)",
-		       strerror(-link));
+		result(false, oob, "the caller did not attach: %s (fixed kernel?)", strerror(-link));
 		goto out;
 	}
-	insn = xlated_index(cfd, bad);
-	bjk_out("BJK-LIVE itertail prog itertail_read insn %d", insn);
-	bjk_out("BJK-EXPECT-BEGIN live.itertail.oob %d", expect);
+	insn = xlated_index(cfd, ex->bad[ex->fault]);
+	bjk_out("BJK-LIVE %s prog %s insn %d", ex->name, ex->callee, insn);
+	bjk_out("BJK-EXPECT-BEGIN live.%s %d", oob, expect);
 	rc = read_iter(link);
-	bjk_out("BJK-EXPECT-END live.itertail.oob");
-	if (expect)
-		bjk_decode_sync("live.itertail.oob");
+	bjk_out("BJK-EXPECT-END live.%s", oob);
+	if (expect) {
+		char region[80];
+
+		snprintf(region, sizeof(region), "live.%s", oob);
+		bjk_decode_sync(region);
+	}
 	bpf_map_lookup_elem(ctl, &zero, &got);
 	close(link);
-	result(rc == 0 && insn >= 0, "itertail.oob",
-	       "the caller attached to a map of one %d-byte value, its callee read %#llx at "
+	result(rc == 0 && insn >= 0, oob,
+	       "the caller attached to a map of one %d-byte value, its callee %s %#llx at "
 	       "value + %d (insn %d), past the map's allocation; %d report(s) expected (%s)%s%s",
-	       ITERTAIL_VALUE, (unsigned long long)got, ITERTAIL_OFF, insn, expect, mode,
-	       rc ? ", read: " : "", rc ? strerror(-rc) : "");
+	       ITERTAIL_VALUE, ex->what, (unsigned long long)got, ITERTAIL_OFF, insn, expect,
+	       mode, rc ? ", read: " : "", rc ? strerror(-rc) : "");
 out:
 	if (tfd >= 0)
 		close(tfd);
@@ -230,6 +269,35 @@ out:
 	close(progs);
 	close(target);
 	close(ctl);
+}
+
+static void itertail(void)
+{
+	static const struct bpf_insn bad[] = {
+		LDX(BPF_DW, BPF_REG_7, BPF_REG_6, ITERTAIL_OFF),	/* the read past the map */
+	};
+	const struct tail_exhibit ex = {
+		.name = "itertail", .callee = "itertail_read", .caller = "itertail_tail",
+		.what = "read", .bad = bad, .nbad = NINSN(bad), .fault = 0,
+	};
+
+	tail_exhibit(&ex);
+}
+
+static void itertailw(void)
+{
+	static const struct bpf_insn bad[] = {
+		INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_7, 0, 0, (uint32_t)ITERTAIL_MARK),
+		INSN(0, 0, 0, 0, (uint32_t)(ITERTAIL_MARK >> 32)),
+		/* r7 = xchg(value + 56, r7): the write past the map */
+		INSN(BPF_STX | BPF_DW | BPF_ATOMIC, BPF_REG_6, BPF_REG_7, ITERTAIL_OFF, BPF_XCHG),
+	};
+	const struct tail_exhibit ex = {
+		.name = "itertailw", .callee = "itertailw_xchg", .caller = "itertailw_tail",
+		.what = "exchanged the marker for", .bad = bad, .nbad = NINSN(bad), .fault = 2,
+	};
+
+	tail_exhibit(&ex);
 }
 
 /*
@@ -376,6 +444,7 @@ static const struct exhibit {
 	void (*run)(void);
 } exhibits[] = {
 	{ "itertail", 2, itertail },
+	{ "itertailw", 2, itertailw },
 	{ "itertimer", 1, itertimer },
 };
 #define NEXHIBITS	(int)(sizeof(exhibits) / sizeof(exhibits[0]))

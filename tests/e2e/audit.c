@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "bjk-prog.h"
 #include "e2e.h"
 
@@ -26,38 +27,48 @@ int checks_load(void)
 }
 
 
-/*
- * The kallsyms name at exactly @addr, "" if none. /proc/kallsyms lists BPF
- * programs only while bpf_jit_harden is 0 (bpf_jit_kallsyms_enabled()), so
- * it is read with hardening off for a moment; the programs are JITed.
- */
-void ksym_name(unsigned long addr, char *name, size_t len)
+/* One pass over /proc/kallsyms for the BPF symbol at exactly @addr. */
+static bool ksym_scan(unsigned long addr, char *name, size_t len)
 {
 	char line[512], n[256], type;
 	unsigned long a;
-	int h = harden;
-	FILE *f;
+	bool found = false;
+	FILE *f = fopen("/proc/kallsyms", "r");
 
-	if (h)
-		set_harden(0);
-	f = fopen("/proc/kallsyms", "r");
-
-	name[0] = '\0';
-	if (!f) {
-		if (h)
-			set_harden(h);
-		return;
-	}
-	while (fgets(line, sizeof(line), f)) {
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
 		if (line[0] != 'f')	/* kernel addresses only */
 			continue;
 		if (sscanf(line, "%lx %c %255s", &a, &type, n) == 3 && a == addr &&
 		    !strncmp(n, "bpf_prog_", 9)) {
 			snprintf(name, len, "%s", n);
-			break;
+			found = true;
 		}
 	}
 	fclose(f);
+	return found;
+}
+
+/*
+ * The kallsyms name at exactly @addr, "" if none. /proc/kallsyms lists BPF
+ * programs only while bpf_jit_harden is 0 (bpf_jit_kallsyms_enabled()), so
+ * it is read with hardening off for a moment; the programs are JITed.
+ * The BPF part of /proc/kallsyms is walked by position, one read() at a
+ * time: a program freed before ours while the file is read (an earlier
+ * case's, freed after an RCU grace period) shifts ours to a position
+ * already read, and one pass misses it. Ours is alive (the caller holds
+ * it), so a few passes find it.
+ */
+void ksym_name(unsigned long addr, char *name, size_t len)
+{
+	int h = harden, i;
+
+	if (h)
+		set_harden(0);
+	name[0] = '\0';
+	for (i = 0; i < 5 && !ksym_scan(addr, name, len); i++)
+		usleep(20000);
 	if (h)
 		set_harden(h);
 }

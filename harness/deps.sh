@@ -18,6 +18,8 @@ pkgs=(
 	git rsync
 	gnuplot-nox			# make bench's chart
 )
+# make test-full's guest runs the host's ip, tc and ethtool (harness/image.sh).
+[ "$TIER" = full ] && pkgs+=(iproute2 ethtool)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -13,6 +13,17 @@ gen=$build/usr/gen_init_cpio
 busybox=/bin/busybox
 # Modules the suites load, relative to the build directory.
 modules=${BJK_IMAGE_MODULES-lib/test_bpf.ko}
+# The full tier's test_progs runs "ip netns", "tc" and "ethtool" through
+# system(): busybox's ip has no netns, and busybox has no tc or ethtool.
+# The host's iproute2 and ethtool go in (harness/deps.sh installs them for
+# the tier), at /sbin where busybox --install (guest/init) leaves what is
+# there alone, with the shared libraries ldd names at their own paths; and
+# /bin/sh, which system() runs, is the host's dash: busybox's sh runs its
+# own applet for a command of that name before it looks in PATH.
+# "GUEST-PATH:HOST-PATH" each.
+host_bins=()
+[ "$TIER" = full ] && host_bins=(/sbin/ip:/usr/sbin/ip /sbin/tc:/usr/sbin/tc
+	/sbin/ethtool:/usr/sbin/ethtool /bin/sh:/bin/dash)
 
 [ -x "$gen" ] || die "$gen missing (kernel not built?)"
 ! readelf -l "$busybox" | grep -q INTERP || die "$busybox is not static (install busybox-static)"
@@ -32,6 +43,28 @@ trap 'rm -rf "$work"' EXIT
 	while read -r s t _; do
 		echo "file /tests/$s.sh $t 0644 0 0"
 	done < <(part_lines suite)
+	declare -A libdirs=() libs=()
+	for gb in "${host_bins[@]}"; do
+		b=${gb#*:}
+		[ -x "$b" ] || die "$b missing (harness/deps.sh installs it for BJK_TIER=full)"
+		echo "file ${gb%%:*} $(readlink -f "$b") 0755 0 0"
+		while read -r l; do
+			libs[$l]=1
+			libdirs[$(dirname "$l")]=1
+		done < <(ldd "$b" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
+	done
+	# ip netns keeps its namespaces in /var/run/netns, and test_progs opens
+	# them there.
+	if [ "${#host_bins[@]}" -gt 0 ]; then
+		echo "dir /var 0755 0 0"
+		echo "slink /var/run /run 0777 0 0"
+	fi
+	for d in "${!libdirs[@]}"; do
+		echo "dir $d 0755 0 0"
+	done
+	for l in "${!libs[@]}"; do
+		echo "file $l $(readlink -f "$l") 0755 0 0"
+	done
 	for m in $modules; do
 		[ -f "$build/$m" ] || die "module $m not found in $build (is it =m in the fragment?)"
 		strip --strip-debug -o "$work/$(basename "$m")" "$build/$m"

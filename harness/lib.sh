@@ -226,8 +226,9 @@ group_logs() {
 # saying so.
 declare -A boot_image=()
 museum_status=ok
+host_tsc_khz=
 boot_each() {
-	local run=$1 line w opts lines
+	local run=$1 line w opts lines i
 	shift
 	# Read whole first: a boot's processes then never share the loop's
 	# stdin (a run once booted a phantom "boot" made of the tail of a line).
@@ -240,6 +241,16 @@ boot_each() {
 			echo "the museum kernel was not made (see above)" >"$run/$b_name.log.status"
 			continue
 		fi
+		# "tsc_early_khz=host" (tests/boots-full): the host's TSC frequency,
+		# measured once a run (harness/src/tsckhz.c says why).
+		for i in "${!b_params[@]}"; do
+			[ "${b_params[i]}" = tsc_early_khz=host ] || continue
+			if [ -z "$host_tsc_khz" ]; then
+				host_tsc_khz=$("$TOOLS/bjk-tsckhz") ||
+					die "boot $b_name: cannot measure the host's TSC for tsc_early_khz=host ($TOOLS/bjk-tsckhz)"
+			fi
+			b_params[i]=tsc_early_khz=$host_tsc_khz
+		done
 		opts=("${qemu_opts[@]}" "$@")
 		if [ -n "${boot_image[${b_kernel:-series}]:-}" ]; then
 			opts+=(-i "${boot_image[${b_kernel:-series}]}")

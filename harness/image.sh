@@ -43,25 +43,24 @@ trap 'rm -rf "$work"' EXIT
 	while read -r s t _; do
 		echo "file /tests/$s.sh $t 0644 0 0"
 	done < <(part_lines suite)
-	declare -A libdirs=() libs=()
+	declare -A libs=()
 	for gb in "${host_bins[@]}"; do
 		b=${gb#*:}
 		[ -x "$b" ] || die "$b missing (harness/deps.sh installs it for BJK_TIER=full)"
 		echo "file ${gb%%:*} $(readlink -f "$b") 0755 0 0"
 		while read -r l; do
 			libs[$l]=1
-			libdirs[$(dirname "$l")]=1
 		done < <(ldd "$b" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
 	done
-	# ip netns keeps its namespaces in /var/run/netns, and test_progs opens
-	# them there.
 	if [ "${#host_bins[@]}" -gt 0 ]; then
+		# ip netns keeps its namespaces in /var/run/netns, and test_progs
+		# opens them there.
 		echo "dir /var 0755 0 0"
 		echo "slink /var/run /run 0777 0 0"
+		for d in $(dirname "${!libs[@]}" | sort -u); do
+			echo "dir $d 0755 0 0"
+		done
 	fi
-	for d in "${!libdirs[@]}"; do
-		echo "dir $d 0755 0 0"
-	done
 	for l in "${!libs[@]}"; do
 		echo "file $l $(readlink -f "$l") 0755 0 0"
 	done

@@ -275,10 +275,10 @@ qemu_user_opts() {
 	[ -n "${BJK_ACCEL:-}" ] && qemu_opts+=(-a "$BJK_ACCEL")
 	# The full tier runs both vCPUs in one host thread: with QEMU's
 	# multi-threaded TCG, kprobe_multi_bench_attach's text patching
-	# panicked 3 of 10 boots that reached it (checks off too), one vCPU
+	# panicked 5 of 16 boots that reached it (checks off too), one vCPU
 	# executing an int3 that memory no longer held; 0 of 6 single-threaded
 	# (docs/testing.md, "Two exclusions and the text-patching crash").
-	[ -z "${BJK_ACCEL:-}" ] && [ "$TIER" = full ] && qemu_opts+=(-a tcg,thread=single)
+	[ -z "${BJK_ACCEL:-}" ] && [ "$TIER" = full ] && qemu_opts+=(-a "tcg,thread=single")
 	for w in ${BJK_QEMU_EXTRA:-}; do
 		qemu_opts+=(-q "$w")
 	done

@@ -228,7 +228,7 @@ declare -A boot_image=()
 museum_status=ok
 host_tsc_khz=
 boot_each() {
-	local run=$1 line w opts lines i
+	local run=$1 line opts lines i
 	shift
 	# Read whole first: a boot's processes then never share the loop's
 	# stdin (a run once booted a phantom "boot" made of the tail of a line).
@@ -255,8 +255,15 @@ boot_each() {
 		if [ -n "${boot_image[${b_kernel:-series}]:-}" ]; then
 			opts+=(-i "${boot_image[${b_kernel:-series}]}")
 		fi
-		for w in "${b_qemu[@]}"; do
-			opts+=(-q "$w")
+		# "-accel X" among a boot's QEMU options replaces qemu.sh's
+		# default accelerator, not the user's BJK_ACCEL.
+		for ((i = 0; i < ${#b_qemu[@]}; i++)); do
+			if [ "${b_qemu[i]}" = -accel ] && [ $((i + 1)) -lt ${#b_qemu[@]} ]; then
+				i=$((i + 1))
+				[ -n "${BJK_ACCEL:-}" ] || opts+=(-a "${b_qemu[i]}")
+				continue
+			fi
+			opts+=(-q "${b_qemu[i]}")
 		done
 		BJK_VARIANT=${b_kernel:-series} "$BJK_ROOT/harness/boot.sh" "$b_name" "$b_suites" "$run" \
 			"${opts[@]}" -- "${b_params[@]}" "${qemu_params[@]}" </dev/null
@@ -273,12 +280,6 @@ qemu_user_opts() {
 	[ -n "${BJK_TIMEOUT:-}" ] && qemu_opts+=(-t "$BJK_TIMEOUT")
 	[ -n "${BJK_FIRST_OUTPUT_TIMEOUT:-}" ] && qemu_opts+=(-f "$BJK_FIRST_OUTPUT_TIMEOUT")
 	[ -n "${BJK_ACCEL:-}" ] && qemu_opts+=(-a "$BJK_ACCEL")
-	# The full tier runs both vCPUs in one host thread: with QEMU's
-	# multi-threaded TCG, kprobe_multi_bench_attach's text patching
-	# panicked 5 of 16 boots that reached it (checks off too), one vCPU
-	# executing an int3 that memory no longer held; 0 of 6 single-threaded
-	# (docs/testing.md, "Two exclusions and the text-patching crash").
-	[ -z "${BJK_ACCEL:-}" ] && [ "$TIER" = full ] && qemu_opts+=(-a "tcg,thread=single")
 	for w in ${BJK_QEMU_EXTRA:-}; do
 		qemu_opts+=(-q "$w")
 	done

@@ -14,8 +14,16 @@
  * xdp: two XDP programs run with BPF_PROG_TEST_RUN and a repeat on the two
  *   CPUs: each run puts its program into the XDP dispatcher, whose
  *   trampoline text_poke_bp() rewrites while the other CPU calls it.
+ * tp: kernel text, not BPF code: one CPU makes syscalls in a loop while the
+ *   other attaches a raw tracepoint program to sys_exit and detaches it,
+ *   again and again; each attach and detach patches syscall_exit_work()'s
+ *   static key and static call with text_poke_bp(). make test's progs-inline
+ *   died this way once ("Oops: int3" at syscall_exit_work+0xa8).
+ *   tools/vm -- ./text_poke tp SECS
  * Prints the runs and updates done, exits 0; a kernel that dies with
- * "Oops: int3" ends the boot instead.
+ * "Oops: int3" ends the boot instead. Under QEMU before 8.1, tp and the
+ * tracing tests die that way with multi-threaded TCG only (harness/qemu.sh
+ * says why; BJK_ACCEL=tcg gets it, make test's boots do not).
  * Build: gcc -O2 -pthread -o text_poke text_poke.c
  */
 #define _GNU_SOURCE
@@ -99,6 +107,39 @@ static void *runner(void *arg)
 	return NULL;
 }
 
+static void *syscaller(void *arg)
+{
+	(void)arg;
+	pin(1);
+	while (!atomic_load(&stop)) {
+		syscall(__NR_getppid);
+		atomic_fetch_add(&runs, 1);
+	}
+	return NULL;
+}
+
+static void *attacher(void *arg)
+{
+	union bpf_attr a;
+	int fd;
+
+	(void)arg;
+	pin(0);
+	while (!atomic_load(&stop)) {
+		memset(&a, 0, sizeof(a));
+		a.raw_tracepoint.name = (unsigned long)"sys_exit";
+		a.raw_tracepoint.prog_fd = prog[0];
+		fd = sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &a);
+		if (fd < 0) {
+			atomic_fetch_add(&errs, 1);
+			continue;
+		}
+		close(fd);
+		atomic_fetch_add(&updates, 1);
+	}
+	return NULL;
+}
+
 static void *updater(void *arg)
 {
 	unsigned int k = 0, i = 0;
@@ -127,14 +168,21 @@ int main(int argc, char **argv)
 {
 	int secs = argc > 2 ? atoi(argv[2]) : 20;
 	int tail = argc > 1 && !strcmp(argv[1], "tail");
+	int tp = argc > 1 && !strcmp(argv[1], "tp");
 	pthread_t th[3];
 	int n = 2, i;
 
-	if (argc < 2 || (!tail && strcmp(argv[1], "xdp"))) {
-		fprintf(stderr, "usage: text_poke tail|xdp [SECS]\n");
+	if (argc < 2 || (!tail && !tp && strcmp(argv[1], "xdp"))) {
+		fprintf(stderr, "usage: text_poke tail|xdp|tp [SECS]\n");
 		return 2;
 	}
-	if (tail) {
+	if (tp) {
+		struct bpf_insn r[] = { MOV64_IMM(0, 0), EXIT() };
+
+		prog[0] = load(BPF_PROG_TYPE_RAW_TRACEPOINT, r, 2);
+		pthread_create(&th[0], NULL, syscaller, NULL);
+		pthread_create(&th[1], NULL, attacher, NULL);
+	} else if (tail) {
 		union bpf_attr a;
 
 		memset(&a, 0, sizeof(a));
@@ -166,7 +214,7 @@ int main(int argc, char **argv)
 			prog[i] = load(BPF_PROG_TYPE_XDP, x, 3);
 		}
 	}
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2 && !tp; i++)
 		pthread_create(&th[i], NULL, runner, (void *)(long)i);
 	if (n == 3)
 		pthread_create(&th[2], NULL, updater, NULL);
@@ -174,7 +222,8 @@ int main(int argc, char **argv)
 	atomic_store(&stop, 1);
 	for (i = 0; i < n; i++)
 		pthread_join(th[i], NULL);
-	printf("text_poke %s: %lu runs, %lu prog array updates, %lu errors in %d s\n",
-	       argv[1], atomic_load(&runs), atomic_load(&updates), atomic_load(&errs), secs);
+	printf("text_poke %s: %lu runs, %lu %s, %lu errors in %d s\n",
+	       argv[1], atomic_load(&runs), atomic_load(&updates),
+	       tp ? "attaches and detaches" : "prog array updates", atomic_load(&errs), secs);
 	return atomic_load(&errs) ? 1 : 0;
 }

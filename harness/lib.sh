@@ -227,6 +227,21 @@ group_logs() {
 declare -A boot_image=()
 museum_status=ok
 host_tsc_khz=
+# museum_pid: the museum kernel's making when it runs beside the boots
+# (harness/test.sh, its output in museum_log); museum_wait waits for it
+# before the first boot of that kernel and shows its stages then.
+museum_pid=
+museum_log=
+museum_wait() {
+	local t0
+	[ -n "$museum_pid" ] || return 0
+	t0=$(now)
+	note "museum kernel: waiting for it to be made"
+	wait "$museum_pid" || museum_status=failed
+	museum_pid=
+	cat "$museum_log"
+	note "museum kernel: waited $(since "$t0")"
+}
 boot_each() {
 	local run=$1 line opts lines i
 	shift
@@ -236,6 +251,7 @@ boot_each() {
 	qemu_user_opts
 	for line in "${lines[@]}"; do
 		boot_fields "$line"
+		[ "$b_kernel" != museum ] || museum_wait
 		if [ "$b_kernel" = museum ] && [ "$museum_status" != ok ]; then
 			: >"$run/$b_name.log"
 			echo "the museum kernel was not made (see above)" >"$run/$b_name.log.status"

@@ -33,6 +33,7 @@ while IFS= read -r line; do
 		note "museum kernel: made beside the boots (log $museum_log)"
 		BJK_VARIANT=museum stage "museum kernel" nice -n 19 "$BJK_ROOT/harness/prepare.sh" \
 			</dev/null >"$museum_log" 2>&1 &
+		# shellcheck disable=SC2034 # museum_wait's (harness/lib.sh)
 		museum_pid=$!
 		break
 	fi

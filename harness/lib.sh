@@ -242,6 +242,23 @@ museum_wait() {
 	cat "$museum_log"
 	note "museum kernel: waited $(since "$t0")"
 }
+# A run that stops before museum_wait (an error, Ctrl-C: a background job
+# ignores SIGINT) ends that making too, processes and all; its stages
+# record nothing unfinished (harness/build.sh stamps after a good build).
+museum_stop() {
+	[ -n "$museum_pid" ] || return 0
+	kill_tree "$museum_pid"
+	museum_pid=
+}
+kill_tree() {
+	local c
+	kill -STOP "$1" 2>/dev/null || return 0
+	for c in $(pgrep -P "$1"); do
+		kill_tree "$c"
+	done
+	kill -TERM "$1" 2>/dev/null || true
+	kill -CONT "$1" 2>/dev/null || true
+}
 boot_each() {
 	local run=$1 line opts lines i
 	shift

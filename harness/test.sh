@@ -35,6 +35,8 @@ while IFS= read -r line; do
 			</dev/null >"$museum_log" 2>&1 &
 		# shellcheck disable=SC2034 # museum_wait's (harness/lib.sh)
 		museum_pid=$!
+		trap museum_stop EXIT
+		trap 'museum_stop; exit 130' INT TERM
 		break
 	fi
 done <"$run/boots"

@@ -129,7 +129,9 @@ static inline enum bjk_report_line bjk_report_parse(const char *msg, struct bjk_
  * Expect regions: a test that makes KASAN reports prints
  *   BJK-EXPECT-BEGIN <case> <count>	before them
  *   BJK-EXPECT-END <case>		after them
- * and the splat scan fails unless the region holds exactly <count>. Each
+ * and the splat scan fails unless the region holds exactly <count>. A
+ * <count> of "*" (*count -1) takes any number: for a test that cannot know
+ * it beforehand and checks every report itself (the fuzzer's). Each
  * parser takes the line from anywhere in @msg (the console may put other
  * output before it) into @name (BJK_EXPECT_NAME bytes): 1 when @msg has
  * such a line, -1 when it has one that is malformed, 0 when it has none.
@@ -140,8 +142,14 @@ static inline int bjk_expect_begin(const char *msg, char *name, long *count)
 {
 	const char *m = strstr(msg, "BJK-EXPECT-BEGIN ");
 
+	char any[2];
+
 	if (!m)
 		return 0;
+	if (sscanf(m, "BJK-EXPECT-BEGIN %255s %1[*]", name, any) == 2) {
+		*count = -1;
+		return 1;
+	}
 	return sscanf(m, "BJK-EXPECT-BEGIN %255s %ld", name, count) == 2 ? 1 : -1;
 }
 

@@ -1,0 +1,1026 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bjk-fuzz: a coverage-guided, differential fuzzer of the BPF verifier and
+ * JIT, run in a guest of the museum's kernel (KCOV on what a load runs).
+ *
+ *   bjk-fuzz [-s SEED] [-t SECS] [-n PROGS] [-b BITS] [-m off|outline|inline|interp]
+ *            [-o OUTDIR] [-i DIR]... [-u] [-p SECS] [-q] [-D]
+ *
+ * The loop: generate a program (gen.c) or mutate one of the corpus; fill
+ * the maps it names from its seed; load it under KCOV; if the verifier
+ * accepted it, run it once (BPF_PROG_TEST_RUN) on its packet; read the
+ * kernel's messages; unless -D or -m interp, load it again with the JIT
+ * off and run the interpreter on the same maps and packet. Findings:
+ *   kasan       a KASAN report in a JITed program (what the series adds);
+ *               with -m interp, in the interpreter
+ *   splat       any other kernel warning, BUG, Oops, lockdep or RCU report
+ *   diff-retval the JIT and the interpreter returned different values
+ *   diff-maps   ... or left different map contents
+ * The interpreted twin's own KASAN reports are not findings outside -m
+ * interp: the columns of docs/fuzz.md keep what each kernel alone offers.
+ * A program that reached KCOV PCs not seen before goes into the corpus.
+ * Each new finding (kind, bug type, access) is minimized, and written with
+ * a C reproducer, the console excerpt and the verifier log.
+ *
+ * -b sets the museum's bugs (bpf_museum); -m must be the boot's check mode
+ * (bpf_jit_kasan is a boot parameter), or interp: every load with the JIT
+ * off. Exit status: 0 when the budget (-t, -n) was spent or -u found one;
+ * 1 on an error, with its reason.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/kcov.h>
+#include "fuzz.h"
+#include "gen.h"
+#include "bjk-kmsg.h"
+#include "bjk-report.h"
+
+#define COVER_WORDS	(256 * 1024)
+#define PCSET_BITS	21
+#define CORPUS_MAX	4096
+#define CONSOLE_MAX	16384
+
+static struct {
+	uint64_t seed, max_progs;
+	double secs, progress;
+	unsigned int bits;
+	bool bits_set, stop_first, quiet, no_diff, interp;
+	const char *mode, *out;
+	const char *in[16];
+	int nin;
+} opt = { .secs = 60, .progress = 5, .mode = NULL, .out = "/tmp/fuzz" };
+
+static struct {
+	uint64_t progs, accepted, runs, diffs, noisy, findings, gen, mut;
+	uint64_t pcs;
+} st;
+
+static int map_fd[FZ_NMAPS];
+static int prog_array[3][2];	/* per program type, [0] JIT, [1] interpreter */
+static int ncpus = 1;
+static uint64_t *cover;
+static int kcov_fd = -1;
+static uint64_t *pcset;
+static struct fz_prog *corpus;
+static int ncorpus;
+static struct bjk_kmsg kmsg;
+static double t_start;
+static FILE *logf;
+static char seen_keys[256][96];
+static int nseen;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+	char buf[1024];
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (!opt.quiet)
+		printf("bjk-fuzz: %s\n", buf);
+	fflush(stdout);
+	if (logf) {
+		fprintf(logf, "bjk-fuzz: %s\n", buf);
+		fflush(logf);
+	}
+}
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "error: bjk-fuzz: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	exit(1);
+}
+
+static long sys_bpf(int cmd, union bpf_attr *a)
+{
+	return syscall(__NR_bpf, cmd, a, sizeof(*a));
+}
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, s, strlen(s)) == (ssize_t)strlen(s);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static void jit_enable(bool on)
+{
+	if (write_file("/proc/sys/net/core/bpf_jit_enable", on ? "1" : "0"))
+		die("cannot write /proc/sys/net/core/bpf_jit_enable: %s (a kernel with the interpreter built in, CONFIG_BPF_JIT_ALWAYS_ON off: the museum's)",
+		    strerror(errno));
+}
+
+/* ---- maps ---- */
+
+static int map_create(const struct fz_map *m)
+{
+	union bpf_attr a = { 0 };
+
+	a.map_type = m->type;
+	a.key_size = m->key_size;
+	a.value_size = m->value_size;
+	a.max_entries = m->max_entries;
+	a.map_flags = m->flags;
+	return sys_bpf(BPF_MAP_CREATE, &a);
+}
+
+static int map_update(int fd, const void *key, const void *val)
+{
+	union bpf_attr a = { 0 };
+
+	a.map_fd = fd;
+	a.key = (uint64_t)(unsigned long)key;
+	a.value = (uint64_t)(unsigned long)val;
+	return sys_bpf(BPF_MAP_UPDATE_ELEM, &a);
+}
+
+static int map_lookup(int fd, const void *key, void *val)
+{
+	union bpf_attr a = { 0 };
+
+	a.map_fd = fd;
+	a.key = (uint64_t)(unsigned long)key;
+	a.value = (uint64_t)(unsigned long)val;
+	return sys_bpf(BPF_MAP_LOOKUP_ELEM, &a);
+}
+
+static void map_delete(int fd, const void *key)
+{
+	union bpf_attr a = { 0 };
+
+	a.map_fd = fd;
+	a.key = (uint64_t)(unsigned long)key;
+	sys_bpf(BPF_MAP_DELETE_ELEM, &a);
+}
+
+static bool names_map(const struct fz_prog *p, int m)
+{
+	uint32_t i;
+
+	for (i = 0; i + 1 < p->len; i++)
+		if (fz_insn_is_map(&p->insns[i]) && p->insns[i].imm == m)
+			return true;
+	return false;
+}
+
+/* the value buffer of one element: per-cpu maps take one per CPU */
+static size_t value_bytes(int m)
+{
+	size_t v = fz_maps[m].value_size;
+
+	if (fz_maps[m].type == BPF_MAP_TYPE_PERCPU_ARRAY)
+		return ((v + 7) & ~7ul) * ncpus;
+	return v;
+}
+
+/* every value map @p names, as its seed says; keys a run added gone */
+static void maps_fill(const struct fz_prog *p)
+{
+	static uint8_t val[64 * 64];
+	uint8_t key[8];
+	int m, c;
+	uint32_t i;
+
+	for (m = 0; m < FZ_NMAPS; m++) {
+		if (!fz_map_has_values(m) || !names_map(p, m))
+			continue;
+		for (i = 0; i < fz_maps[m].max_entries; i++) {
+			fz_map_key(m, i, key);
+			if (fz_maps[m].type == BPF_MAP_TYPE_PERCPU_ARRAY) {
+				size_t v = (fz_maps[m].value_size + 7) & ~7ul;
+
+				for (c = 0; c < ncpus; c++)
+					fz_map_value(p->seed, m, i, val + c * v);
+			} else {
+				fz_map_value(p->seed, m, i, val);
+			}
+			map_update(map_fd[m], key, val);
+		}
+		if (fz_maps[m].type == BPF_MAP_TYPE_HASH || fz_maps[m].type == BPF_MAP_TYPE_LRU_HASH) {
+			for (i = fz_maps[m].max_entries; i < 64; i++) {
+				fz_map_key(m, i, key);
+				map_delete(map_fd[m], key);
+			}
+		}
+	}
+}
+
+/* a hash of the contents of the value maps @p names, for the differential oracle */
+static uint64_t maps_hash(const struct fz_prog *p)
+{
+	static uint8_t val[64 * 64];
+	uint64_t h = 0xcbf29ce484222325ull;
+	uint8_t key[8];
+	int m;
+	uint32_t i;
+	size_t k;
+
+	for (m = 0; m < FZ_NMAPS; m++) {
+		if (!fz_map_has_values(m) || !names_map(p, m))
+			continue;
+		for (i = 0; i < 64; i++) {
+			int r;
+
+			if (i >= fz_maps[m].max_entries && fz_maps[m].type != BPF_MAP_TYPE_HASH &&
+			    fz_maps[m].type != BPF_MAP_TYPE_LRU_HASH)
+				break;
+			fz_map_key(m, i, key);
+			memset(val, 0, value_bytes(m));
+			r = map_lookup(map_fd[m], key, val);
+			h = (h ^ (r == 0)) * 0x100000001b3ull;
+			for (k = 0; r == 0 && k < value_bytes(m); k++)
+				h = (h ^ val[k]) * 0x100000001b3ull;
+		}
+	}
+	return h;
+}
+
+/* ---- programs ---- */
+
+static int type_index(uint32_t type)
+{
+	return type == BPF_PROG_TYPE_XDP ? 1 : type == BPF_PROG_TYPE_SOCKET_FILTER ? 2 : 0;
+}
+
+static bool type_ok(uint32_t type)
+{
+	return type == BPF_PROG_TYPE_XDP || type == BPF_PROG_TYPE_SOCKET_FILTER ||
+	       type == BPF_PROG_TYPE_SCHED_CLS;
+}
+
+/*
+ * Load @p (map indexes made file descriptors; the prog array of its type
+ * and flavour); @log/@log_size: the verifier's log at @level. The fd, or
+ * -1 with errno.
+ */
+static int prog_load(const struct fz_prog *p, bool interp, char *log, size_t log_size, int level)
+{
+	static struct bpf_insn insns[FZ_MAX_INSNS];
+	union bpf_attr a = { 0 };
+	uint32_t i;
+	int fd;
+
+	memcpy(insns, p->insns, p->len * sizeof(insns[0]));
+	for (i = 0; i + 1 < p->len; i++) {
+		if (!fz_insn_is_map(&insns[i]))
+			continue;
+		if (insns[i].imm < 0 || insns[i].imm >= FZ_NMAPS) {
+			errno = EINVAL;
+			return -1;
+		}
+		if (insns[i].imm == FZ_PROG_ARRAY)
+			insns[i].imm = prog_array[type_index(p->type)][interp];
+		else
+			insns[i].imm = map_fd[insns[i].imm];
+		i++;
+	}
+	a.prog_type = p->type;
+	a.insns = (uint64_t)(unsigned long)insns;
+	a.insn_cnt = p->len;
+	a.license = (uint64_t)(unsigned long)"GPL";
+	strcpy(a.prog_name, "fz");
+	if (log) {
+		log[0] = 0;
+		a.log_buf = (uint64_t)(unsigned long)log;
+		a.log_size = log_size;
+		a.log_level = level;
+	}
+	if (interp)
+		jit_enable(false);
+	fd = sys_bpf(BPF_PROG_LOAD, &a);
+	if (interp) {
+		int e = errno;
+
+		jit_enable(true);
+		errno = e;
+	}
+	return fd;
+}
+
+static int prog_run(int fd, const struct fz_prog *p, uint32_t *retval)
+{
+	union bpf_attr a = { 0 };
+	static uint8_t out[FZ_MAX_DATA + 512];
+	int r;
+
+	a.test.prog_fd = fd;
+	a.test.data_in = (uint64_t)(unsigned long)p->data;
+	a.test.data_size_in = p->data_len;
+	a.test.data_out = (uint64_t)(unsigned long)out;
+	a.test.data_size_out = sizeof(out);
+	a.test.repeat = 1;
+	r = sys_bpf(BPF_PROG_TEST_RUN, &a);
+	*retval = a.test.retval;
+	return r;
+}
+
+/* ---- coverage ---- */
+
+static void kcov_open(void)
+{
+	kcov_fd = open("/sys/kernel/debug/kcov", O_RDWR);
+	if (kcov_fd < 0)
+		die("/sys/kernel/debug/kcov: %s: this kernel has no KCOV; the fuzz kernel is the museum's (BJK_VARIANT=museum, tests/museum/museum.config)",
+		    strerror(errno));
+	if (ioctl(kcov_fd, KCOV_INIT_TRACE, COVER_WORDS))
+		die("KCOV_INIT_TRACE: %s", strerror(errno));
+	cover = mmap(NULL, COVER_WORDS * sizeof(uint64_t), PROT_READ | PROT_WRITE, MAP_SHARED,
+		     kcov_fd, 0);
+	if (cover == MAP_FAILED)
+		die("mmap of kcov: %s", strerror(errno));
+	pcset = calloc(1ul << PCSET_BITS, sizeof(uint64_t));
+	if (!pcset)
+		die("out of memory");
+}
+
+static void kcov_start(void)
+{
+	if (ioctl(kcov_fd, KCOV_ENABLE, KCOV_TRACE_PC))
+		die("KCOV_ENABLE: %s", strerror(errno));
+	__atomic_store_n(&cover[0], 0, __ATOMIC_RELAXED);
+}
+
+/* stop; the number of PCs never seen before, now added */
+static int kcov_stop(void)
+{
+	uint64_t n = __atomic_load_n(&cover[0], __ATOMIC_RELAXED), i;
+	int fresh = 0;
+
+	if (ioctl(kcov_fd, KCOV_DISABLE, 0))
+		die("KCOV_DISABLE: %s", strerror(errno));
+	if (n > COVER_WORDS - 1)
+		n = COVER_WORDS - 1;
+	for (i = 1; i <= n; i++) {
+		uint64_t pc = cover[i], h = (pc * 0x9e3779b97f4a7c15ull) >> (64 - PCSET_BITS);
+
+		while (pcset[h] && pcset[h] != pc)
+			h = (h + 1) & ((1ul << PCSET_BITS) - 1);
+		if (!pcset[h]) {
+			pcset[h] = pc;
+			fresh++;
+			st.pcs++;
+		}
+	}
+	return fresh;
+}
+
+/* ---- oracles ---- */
+
+struct verdict {
+	char key[96];		/* empty: nothing found */
+	char title[1024];
+	int reports;		/* KASAN reports in JITed code */
+};
+
+/* a splat's first line: what the kernel prints when something is wrong */
+static bool splat_line(const char *m)
+{
+	static const char *const pfx[] = {
+		"WARNING:", "BUG:", "Oops", "general protection", "Kernel panic", "INFO: ",
+		"UBSAN:", "kernel BUG", "Unable to handle", "RCU", "watchdog: BUG",
+	};
+	size_t i;
+
+	if (!strncmp(m, "RCU", 3))
+		return strstr(m, "stall") != NULL;
+	for (i = 0; i < sizeof(pfx) / sizeof(pfx[0]); i++)
+		if (!strncmp(m, pfx[i], strlen(pfx[i])))
+			return true;
+	return false;
+}
+
+static char console[CONSOLE_MAX];
+static size_t console_len;
+
+/*
+ * The kernel's messages since the last call: into console[] (the finding's
+ * excerpt), and into @v the first report or splat when @count.
+ */
+static void read_kmsg(struct verdict *v, bool count, bool interp_run)
+{
+	struct bjk_report r = { 0 };
+	char *m;
+
+	while ((m = bjk_kmsg_next(&kmsg))) {
+		size_t l = strlen(m);
+		enum bjk_report_line t = bjk_report_parse(m, &r);
+
+		if (console_len + l + 2 < sizeof(console)) {
+			memcpy(console + console_len, m, l);
+			console_len += l;
+			console[console_len++] = '\n';
+			console[console_len] = 0;
+		}
+		if (!count)
+			continue;
+		if (t == BJK_REPORT_ACCESS) {
+			bool jit = bjk_report_in_bpf(&r);
+
+			if (jit && !interp_run)
+				v->reports++;
+			if (!v->key[0] && ((jit && !interp_run) || (opt.interp && interp_run))) {
+				snprintf(v->key, sizeof(v->key), "kasan-%s-%c%d", r.bug,
+					 r.write ? 'W' : 'R', r.size);
+				snprintf(v->title, sizeof(v->title), "BUG: KASAN: %s in %s, %s of size %d",
+					 r.bug, r.sym[0] ? r.sym : "?", r.write ? "Write" : "Read", r.size);
+			}
+		} else if (t == BJK_REPORT_NONE && splat_line(m) && !v->key[0]) {
+			char k[64], *c;
+
+			snprintf(k, sizeof(k), "%s", m);
+			for (c = k; *c; c++)
+				if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
+					*c = '-';
+			snprintf(v->key, sizeof(v->key), "splat-%.40s", k);
+			snprintf(v->title, sizeof(v->title), "%s", m);
+		}
+	}
+}
+
+/*
+ * Can the interpreter's run be compared with the JIT's? Not when the
+ * program calls a helper whose result differs from call to call (time,
+ * random numbers, the CPU), nor when it reads the frame pointer's value
+ * as a number: the two run on different stacks.
+ */
+static bool comparable(const struct fz_prog *p)
+{
+	static const int32_t same[] = {
+		BPF_FUNC_map_lookup_elem, BPF_FUNC_map_update_elem, BPF_FUNC_map_delete_elem,
+		BPF_FUNC_tail_call, BPF_FUNC_loop, BPF_FUNC_ringbuf_reserve,
+		BPF_FUNC_ringbuf_discard, BPF_FUNC_ringbuf_submit, BPF_FUNC_skb_load_bytes,
+		BPF_FUNC_map_push_elem, BPF_FUNC_map_pop_elem, BPF_FUNC_map_peek_elem,
+	};
+	uint32_t i;
+	size_t k;
+
+	for (i = 0; i < p->len; i++) {
+		const struct bpf_insn *in = &p->insns[i];
+
+		if (in->code == (BPF_JMP | BPF_CALL) && in->src_reg == 0) {
+			for (k = 0; k < sizeof(same) / sizeof(same[0]); k++)
+				if (in->imm == same[k])
+					break;
+			if (k == sizeof(same) / sizeof(same[0]))
+				return false;
+		}
+		/* r10 stored, or moved into a register that can reach r0 or a map */
+		if ((BPF_CLASS(in->code) == BPF_STX && in->src_reg == BPF_REG_10) ||
+		    ((BPF_CLASS(in->code) == BPF_ALU64 || BPF_CLASS(in->code) == BPF_ALU) &&
+		     BPF_SRC(in->code) == BPF_X && in->src_reg == BPF_REG_10 &&
+		     BPF_OP(in->code) != BPF_MOV))
+			return false;
+	}
+	return true;
+}
+
+/* one load and run of @p, for the differential oracle's confirmation */
+static bool run_once(const struct fz_prog *p, bool interp, uint32_t *ret, uint64_t *h)
+{
+	int fd;
+
+	maps_fill(p);
+	fd = prog_load(p, interp, NULL, 0, 0);
+	if (fd < 0)
+		return false;
+	*ret = 0;
+	prog_run(fd, p, ret);
+	close(fd);
+	*h = maps_hash(p);
+	return true;
+}
+
+/*
+ * Run @p through every oracle: the JITed load and run, the interpreter's
+ * twin. @kcov: its load under coverage (the number of new PCs in *fresh).
+ * 1 when the verifier accepted it.
+ */
+static int execute(const struct fz_prog *p, struct verdict *v, bool kcov, int *fresh)
+{
+	uint32_t ret_jit = 0, ret_int = 0;
+	uint64_t h_jit = 0, h_int = 0;
+	int fd, fd2;
+
+	memset(v, 0, sizeof(*v));
+	console_len = 0;
+	read_kmsg(v, false, false);	/* what came before is not this program's */
+	console_len = 0;
+	if (fresh)
+		*fresh = 0;
+	maps_fill(p);
+	if (kcov)
+		kcov_start();
+	fd = prog_load(p, opt.interp, NULL, 0, 0);
+	if (kcov)
+		*fresh = kcov_stop();
+	st.progs++;
+	if (fd < 0) {
+		read_kmsg(v, true, false);
+		return 0;
+	}
+	st.accepted++;
+	if (prog_run(fd, p, &ret_jit) == 0)
+		st.runs++;
+	close(fd);
+	read_kmsg(v, true, opt.interp);
+	if (v->key[0] || opt.interp || opt.no_diff || !comparable(p))
+		return 1;
+	h_jit = maps_hash(p);
+	maps_fill(p);
+	fd2 = prog_load(p, true, NULL, 0, 0);
+	if (fd2 < 0)
+		return 1;	/* the interpreter refuses what the JIT took: hardening, sizes */
+	prog_run(fd2, p, &ret_int);
+	close(fd2);
+	h_int = maps_hash(p);
+	read_kmsg(v, true, true);
+	st.diffs++;
+	if (!v->key[0] && (ret_jit != ret_int || h_jit != h_int)) {
+		uint32_t r1, r2;
+		uint64_t g1, g2;
+
+		/* each side again: a difference that is not the same twice is noise */
+		if (!run_once(p, false, &r1, &g1) || !run_once(p, true, &r2, &g2) ||
+		    r1 != ret_jit || g1 != h_jit || r2 != ret_int || g2 != h_int) {
+			st.noisy++;
+			return 1;
+		}
+	}
+	if (!v->key[0] && ret_jit != ret_int) {
+		strcpy(v->key, "diff-retval");
+		snprintf(v->title, sizeof(v->title), "JIT returned %#x, the interpreter %#x",
+			 ret_jit, ret_int);
+	} else if (!v->key[0] && h_jit != h_int) {
+		strcpy(v->key, "diff-maps");
+		snprintf(v->title, sizeof(v->title), "the JIT and the interpreter left different map contents (retval %#x)",
+			 ret_jit);
+	}
+	return 1;
+}
+
+/* ---- findings ---- */
+
+static void mkdir_p(const char *path)
+{
+	char buf[4096], *s;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (s = buf + 1; *s; s++) {
+		if (*s == '/') {
+			*s = 0;
+			mkdir(buf, 0755);
+			*s = '/';
+		}
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		die("mkdir %s: %s", buf, strerror(errno));
+}
+
+static bool ld64_second(const struct fz_prog *p, uint32_t i)
+{
+	return i && p->insns[i - 1].code == (BPF_LD | BPF_DW | BPF_IMM);
+}
+
+/* the same finding again? (run a few times: a report may depend on layout) */
+static bool reproduces(const struct fz_prog *p, const char *key)
+{
+	struct verdict v;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		execute(p, &v, false, NULL);
+		if (!strcmp(v.key, key))
+			return true;
+	}
+	return false;
+}
+
+/* delta debugging over instructions: drop runs of them while the finding stays */
+static void minimize(struct fz_prog *p, const char *key, double budget)
+{
+	static struct fz_prog t;
+	double t0 = now();
+	uint32_t chunk, i;
+
+	for (chunk = p->len / 2; chunk >= 1; chunk /= 2) {
+		for (i = 0; i < p->len && now() - t0 < budget; ) {
+			uint32_t n = chunk;
+
+			if (ld64_second(p, i)) {
+				i++;
+				continue;
+			}
+			if (i + n > p->len)
+				n = p->len - i;
+			if (i + n < p->len && ld64_second(p, i + n))
+				n++;
+			t = *p;
+			fz_delete(&t, i, n);
+			if (t.len && reproduces(&t, key))
+				*p = t;
+			else
+				i += n;
+		}
+	}
+	/* the packet: shorter where it changes nothing */
+	t = *p;
+	t.data_len = 64;
+	if (p->data_len > 64 && reproduces(&t, key))
+		*p = t;
+}
+
+static void write_text(const char *dir, const char *name, const char *s)
+{
+	char path[8192];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f || fputs(s ? s : "", f) < 0 || fclose(f))
+		die("writing %s: %s", path, strerror(errno));
+}
+
+static void finding(struct fz_prog *orig, struct verdict *v)
+{
+	static char vlog[1 << 22], excerpt[CONSOLE_MAX];
+	static struct fz_prog p;
+	char dir[4096], tmp[4096], path[8192], info[4096];
+	double t_found = now() - t_start;
+	uint64_t progs = st.progs;
+	struct verdict again;
+	FILE *f;
+	int i, fd;
+
+	for (i = 0; i < nseen; i++)
+		if (!strcmp(seen_keys[i], v->key))
+			return;
+	if (nseen < 256)
+		snprintf(seen_keys[nseen++], sizeof(seen_keys[0]), "%s", v->key);
+	st.findings++;
+	say("finding %s: %s (after %llu programs, %.1f s)", v->key, v->title,
+	    (unsigned long long)progs, t_found);
+	snprintf(dir, sizeof(dir), "%s/findings/%s", opt.out, v->key);
+	if (!access(dir, F_OK))
+		return;		/* an earlier run of this campaign has it */
+	p = *orig;
+	minimize(&p, v->key, 60);
+	execute(&p, &again, false, NULL);
+	memcpy(excerpt, console, console_len + 1);
+	fd = prog_load(&p, opt.interp, vlog, sizeof(vlog), 2);
+	if (fd >= 0)
+		close(fd);
+	snprintf(tmp, sizeof(tmp), "%s/findings/.tmp-%s", opt.out, v->key);
+	mkdir_p(tmp);
+	snprintf(path, sizeof(path), "%s/prog", tmp);
+	if (fz_prog_save(path, &p))
+		die("writing %s: %s", path, strerror(errno));
+	snprintf(path, sizeof(path), "%s/prog.orig", tmp);
+	if (fz_prog_save(path, orig))
+		die("writing %s: %s", path, strerror(errno));
+	write_text(tmp, "console.txt", excerpt);
+	write_text(tmp, "verifier.log", vlog);
+	snprintf(info, sizeof(info),
+		 "key %s\ntitle %s\nreports %d\nmode %s\nbits %#x\nprograms %llu\nseconds %.1f\n"
+		 "insns %u (minimized from %u)\nreproduces %s\n",
+		 v->key, v->title, again.reports, opt.interp ? "interp" : opt.mode, opt.bits,
+		 (unsigned long long)progs, t_found, p.len, orig->len,
+		 strcmp(again.key, v->key) ? "no" : "yes");
+	write_text(tmp, "info", info);
+	snprintf(path, sizeof(path), "%s/repro.c", tmp);
+	f = fopen(path, "w");
+	if (!f || fz_repro_write(f, &p, v->title, excerpt, vlog) || fclose(f))
+		die("writing %s: %s", path, strerror(errno));
+	if (rename(tmp, dir))
+		die("rename %s: %s", tmp, strerror(errno));
+}
+
+/* ---- corpus ---- */
+
+static void corpus_add(const struct fz_prog *p, bool save)
+{
+	char path[4096];
+	uint64_t h = 0xcbf29ce484222325ull;
+	const uint8_t *b = (const uint8_t *)p->insns;
+	size_t i;
+
+	if (ncorpus < CORPUS_MAX)
+		corpus[ncorpus++] = *p;
+	else
+		corpus[fz_mix(&h) % CORPUS_MAX] = *p;
+	if (!save)
+		return;
+	for (i = 0; i < p->len * sizeof(p->insns[0]); i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	snprintf(path, sizeof(path), "%s/corpus/%016llx.prog", opt.out, (unsigned long long)h);
+	if (fz_prog_save(path, p))
+		die("writing %s: %s (disk full?)", path, strerror(errno));
+}
+
+static void corpus_load_dir(const char *dir)
+{
+	static struct fz_prog p;
+	struct dirent *e;
+	char path[4096];
+	int n = 0, bad = 0, fresh;
+	struct verdict v;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		die("-i %s: %s", dir, strerror(errno));
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+
+		if (l < 6 || strcmp(e->d_name + l - 5, ".prog"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (fz_prog_load(path, &p) || !type_ok(p.type)) {
+			bad++;
+			continue;
+		}
+		/* replayed: its coverage counts, and what it finds is a finding */
+		execute(&p, &v, true, &fresh);
+		if (v.key[0])
+			finding(&p, &v);
+		if (fresh)
+			corpus_add(&p, false);
+		n++;
+	}
+	closedir(d);
+	say("corpus %s: %d programs replayed (%d unreadable), %llu PCs", dir, n, bad,
+	    (unsigned long long)st.pcs);
+}
+
+/* ---- setup ---- */
+
+static void setup_maps(void)
+{
+	static const uint32_t types[3] = {
+		BPF_PROG_TYPE_SCHED_CLS, BPF_PROG_TYPE_XDP, BPF_PROG_TYPE_SOCKET_FILTER,
+	};
+	int m, t, f;
+	FILE *pf = fopen("/sys/devices/system/cpu/possible", "r");
+	int a, b;
+
+	if (pf && fscanf(pf, "%d-%d", &a, &b) == 2)
+		ncpus = b + 1;
+	if (pf)
+		fclose(pf);
+	for (m = 0; m < FZ_NMAPS; m++) {
+		if (m == FZ_PROG_ARRAY)
+			continue;
+		map_fd[m] = map_create(&fz_maps[m]);
+		if (map_fd[m] < 0)
+			die("creating map %s: %s", fz_maps[m].name, strerror(errno));
+	}
+	/*
+	 * A prog array takes programs of one type, all JITed or none: one per
+	 * type and flavour, each with two targets (0: returns 0; 1: reads the
+	 * context's first word).
+	 */
+	for (t = 0; t < 3; t++) {
+		for (f = 0; f < 2; f++) {
+			static struct fz_prog tp;
+			uint32_t k, fd;
+
+			prog_array[t][f] = map_create(&fz_maps[FZ_PROG_ARRAY]);
+			if (prog_array[t][f] < 0)
+				die("creating a prog array: %s", strerror(errno));
+			for (k = 0; k < 2; k++) {
+				memset(&tp, 0, sizeof(tp));
+				tp.type = types[t];
+				tp.insns[0] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K };
+				if (k)
+					tp.insns[0] = (struct bpf_insn){ .code = BPF_LDX | BPF_MEM | BPF_W,
+									 .src_reg = 1 };
+				tp.insns[1] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
+				tp.len = 2;
+				fd = prog_load(&tp, f, NULL, 0, 0);
+				if ((int)fd < 0 || map_update(prog_array[t][f], &k, &fd))
+					die("a tail call target: %s", strerror(errno));
+			}
+		}
+	}
+	map_fd[FZ_PROG_ARRAY] = prog_array[0][0];
+}
+
+static void setup_mode(void)
+{
+	char cur[32] = "", buf[32];
+	FILE *f = fopen("/sys/module/kernel/parameters/bpf_jit_kasan", "r");
+
+	if (!f || !fgets(cur, sizeof(cur), f))
+		die("/sys/module/kernel/parameters/bpf_jit_kasan: not readable: a kernel without the series?");
+	fclose(f);
+	cur[strcspn(cur, "\n")] = 0;
+	if (!opt.mode)
+		opt.mode = strdup(cur);
+	else if (!strcmp(opt.mode, "interp"))
+		opt.interp = true;
+	else if (strcmp(opt.mode, "off") && strcmp(opt.mode, "outline") && strcmp(opt.mode, "inline"))
+		die("-m %s: want off, outline, inline or interp", opt.mode);
+	else if (strcmp(opt.mode, cur))
+		die("-m %s, but this kernel was booted with bpf_jit_kasan=%s (a boot parameter: boot with bpf_jit_kasan=%s)",
+		    opt.mode, cur, opt.mode);
+	if (opt.bits_set) {
+		snprintf(buf, sizeof(buf), "%u", opt.bits);
+		if (write_file("/sys/module/kernel/parameters/bpf_museum", buf))
+			die("-b %#x: cannot write /sys/module/kernel/parameters/bpf_museum: %s (not the museum's kernel?)",
+			    opt.bits, strerror(errno));
+	}
+	write_file("/proc/sys/net/core/bpf_jit_kallsyms", "1");
+	if (opt.interp)
+		jit_enable(false);
+	else
+		jit_enable(true);
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: bjk-fuzz [-s SEED] [-t SECS] [-n PROGS] [-b BITS] [-m off|outline|inline|interp]\n"
+		"                [-o OUTDIR] [-i DIR]... [-u] [-p SECS] [-q] [-D]\n");
+	exit(2);
+}
+
+static void progress(FILE *stats)
+{
+	double t = now() - t_start;
+
+	say("%.0fs progs %llu (%.0f/s) accepted %llu (%.0f%%) runs %llu diffs %llu (noisy %llu) pcs %llu corpus %d findings %llu",
+	    t, (unsigned long long)st.progs, st.progs / (t > 0 ? t : 1),
+	    (unsigned long long)st.accepted, st.progs ? 100.0 * st.accepted / st.progs : 0,
+	    (unsigned long long)st.runs, (unsigned long long)st.diffs,
+	    (unsigned long long)st.noisy, (unsigned long long)st.pcs,
+	    ncorpus, (unsigned long long)st.findings);
+	fprintf(stats, "%.1f\t%llu\t%llu\t%llu\t%llu\t%d\t%llu\n", t, (unsigned long long)st.progs,
+		(unsigned long long)st.accepted, (unsigned long long)st.runs,
+		(unsigned long long)st.pcs, ncorpus, (unsigned long long)st.findings);
+	if (fflush(stats))
+		die("writing stats.tsv: %s (disk full?)", strerror(errno));
+}
+
+int main(int argc, char **argv)
+{
+	static struct fz_prog p;
+	char path[4096];
+	double next;
+	uint64_t rng;
+	FILE *stats;
+	int c, i;
+	char *end;
+
+	while ((c = getopt(argc, argv, "s:t:n:b:m:o:i:up:qD")) != -1) {
+		switch (c) {
+		case 's':
+			opt.seed = strtoull(optarg, &end, 0);
+			if (*end)
+				die("-s %s: not a number", optarg);
+			break;
+		case 't':
+			opt.secs = strtod(optarg, &end);
+			if (*end || opt.secs <= 0)
+				die("-t %s: want seconds, > 0", optarg);
+			break;
+		case 'n':
+			opt.max_progs = strtoull(optarg, &end, 0);
+			if (*end)
+				die("-n %s: not a number", optarg);
+			break;
+		case 'b':
+			opt.bits = strtoul(optarg, &end, 0);
+			if (*end || opt.bits > 255)
+				die("-b %s: want the museum's bits, 0 to 0xff", optarg);
+			opt.bits_set = true;
+			break;
+		case 'm':
+			opt.mode = optarg;
+			break;
+		case 'o':
+			opt.out = optarg;
+			break;
+		case 'i':
+			if (opt.nin == 16)
+				die("-i: at most 16 directories");
+			opt.in[opt.nin++] = optarg;
+			break;
+		case 'u':
+			opt.stop_first = true;
+			break;
+		case 'p':
+			opt.progress = strtod(optarg, &end);
+			if (*end || opt.progress <= 0)
+				die("-p %s: want seconds, > 0", optarg);
+			break;
+		case 'q':
+			opt.quiet = true;
+			break;
+		case 'D':
+			opt.no_diff = true;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind != argc)
+		usage();
+	setup_mode();
+	kcov_open();
+	if (bjk_kmsg_open(&kmsg))
+		die("/dev/kmsg: %s", strerror(errno));
+	snprintf(path, sizeof(path), "%s/corpus", opt.out);
+	mkdir_p(path);
+	snprintf(path, sizeof(path), "%s/findings", opt.out);
+	mkdir_p(path);
+	snprintf(path, sizeof(path), "%s/log", opt.out);
+	logf = fopen(path, "a");
+	snprintf(path, sizeof(path), "%s/stats.tsv", opt.out);
+	stats = fopen(path, "w");
+	if (!logf || !stats)
+		die("%s: %s", path, strerror(errno));
+	fprintf(stats, "secs\tprogs\taccepted\truns\tpcs\tcorpus\tfindings\n");
+	corpus = calloc(CORPUS_MAX, sizeof(*corpus));
+	if (!corpus)
+		die("out of memory");
+	setup_maps();
+	rng = opt.seed ^ 0x6a09e667f3bcc908ull;
+	say("seed %llu, mode %s, museum bits %#x, %s, budget %.0f s%s",
+	    (unsigned long long)opt.seed, opt.interp ? "interp" : opt.mode, opt.bits,
+	    opt.interp || opt.no_diff ? "no differential" : "differential on",
+	    opt.secs, opt.max_progs ? " or the program count" : "");
+	t_start = now();
+	for (i = 0; i < opt.nin; i++)
+		corpus_load_dir(opt.in[i]);
+	next = now() + opt.progress;
+	snprintf(path, sizeof(path), "%s/current", opt.out);
+	for (;;) {
+		struct verdict v;
+		int fresh;
+
+		if (now() - t_start >= opt.secs || (opt.max_progs && st.progs >= opt.max_progs))
+			break;
+		if (!ncorpus || fz_mix(&rng) % 100 < 40) {
+			fz_generate(&p, &rng);
+			st.gen++;
+		} else {
+			/* newer entries more often: they are where coverage grew last */
+			uint32_t a = fz_mix(&rng) % ncorpus, b = fz_mix(&rng) % ncorpus;
+
+			p = corpus[a > b ? a : b];
+			fz_mutate(&p, &corpus[fz_mix(&rng) % ncorpus], &rng);
+			st.mut++;
+		}
+		/* the culprit, should this program take the guest down */
+		if (fz_prog_save(path, &p))
+			die("writing %s: %s (disk full?)", path, strerror(errno));
+		execute(&p, &v, true, &fresh);
+		if (fresh)
+			corpus_add(&p, true);
+		if (v.key[0]) {
+			finding(&p, &v);
+			if (opt.stop_first)
+				break;
+		}
+		if (now() >= next) {
+			progress(stats);
+			next = now() + opt.progress;
+		}
+	}
+	progress(stats);
+	say("done: %llu programs (%llu generated, %llu mutated), %llu accepted, %llu runs, %llu PCs, %llu findings",
+	    (unsigned long long)st.progs, (unsigned long long)st.gen, (unsigned long long)st.mut,
+	    (unsigned long long)st.accepted, (unsigned long long)st.runs,
+	    (unsigned long long)st.pcs, (unsigned long long)st.findings);
+	fclose(stats);
+	return 0;
+}

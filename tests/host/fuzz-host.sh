@@ -1,0 +1,45 @@
+#!/bin/bash
+# Host-side test of the fuzzer's parts that need no kernel (tools/fuzz/
+# selftest.c: generated and mutated programs well formed, deletions keeping
+# jumps on target, the program file read back as written and a bad one
+# refused, the C reproducer written), run by harness/test.sh after the
+# boots; BJK_BOOTS=fuzz-host runs only it. Then the reproducer it wrote must
+# compile cleanly. No boot: the fuzzer's runs are the boot "fuzz".
+#   tests/host/fuzz-host.sh RUNDIR
+set -euo pipefail
+. "$(dirname "$0")/../../harness/lib.sh"
+
+run=$1
+mkdir -p "$run/host"
+host_ktap=$run/host/fuzz-host.ktap
+: >"$host_ktap"
+t0=$(now)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+src=$BJK_ROOT/tools/fuzz
+uapi=$(tree_dir)/tools/include/uapi
+[ -d "$uapi" ] || die "$uapi missing: the tree is not unpacked (make test does it first)"
+
+if ! gcc -O2 -Wall -Wextra -Werror -Wno-missing-field-initializers -I"$uapi" \
+	-o "$work/selftest" "$src/selftest.c" "$src/gen.c" "$src/progfile.c" "$src/repro.c" \
+	>"$work/cc.log" 2>&1; then
+	host_case not-ok fuzz-host.build "$(tail -n 3 "$work/cc.log" | tr '\n' ' ')"
+else
+	"$work/selftest" "$work" >"$work/out" 2>&1 || true
+	while read -r word rest; do
+		case "$word $rest" in
+		"ok "*) read -r _ name detail <<<"$rest"; host_case ok "$name" "${detail#\# }" ;;
+		"not ok "*) read -r _ _ name detail <<<"$rest"; host_case not-ok "$name" "${detail#\# }" ;;
+		esac
+	done <"$work/out"
+	grep -q '^# Totals: pass:6 fail:0' "$work/out" ||
+		host_case not-ok fuzz-host.totals "$(tail -n 1 "$work/out")"
+	if gcc -static -O2 -Wall -Wextra -Werror -I"$uapi" -o "$work/repro" "$work/repro.c" \
+		>"$work/repro.log" 2>&1; then
+		host_case ok fuzz.repro.compiles "gcc -static -O2 -Wall -Wextra -Werror"
+	else
+		host_case not-ok fuzz.repro.compiles "$(head -n 3 "$work/repro.log" | tr '\n' ' ')"
+	fi
+fi
+host_end fuzz-host "$t0" "the fuzzer's parts on the host"
+[ "$host_fail" -eq 0 ]

@@ -4,7 +4,7 @@
  * JIT, run in a guest of the museum's kernel (KCOV on what a load runs).
  *
  *   bjk-fuzz [-s SEED] [-t SECS] [-n PROGS] [-b BITS] [-m off|outline|inline|interp]
- *            [-o OUTDIR] [-i DIR]... [-u] [-p SECS] [-q] [-D]
+ *            [-o OUTDIR] [-i DIR]... [-u] [-p SECS] [-q] [-D] [-v]
  *
  * The loop: generate a program (gen.c) or mutate one of the corpus; fill
  * the maps it names from its seed; load it under KCOV; if the verifier
@@ -56,7 +56,7 @@ static struct {
 	uint64_t seed, max_progs;
 	double secs, progress;
 	unsigned int bits;
-	bool bits_set, stop_first, quiet, no_diff, interp;
+	bool bits_set, stop_first, quiet, no_diff, interp, why;
 	const char *mode, *out;
 	const char *in[16];
 	int nin;
@@ -425,9 +425,11 @@ static size_t console_len;
 
 /*
  * The kernel's messages since the last call: into console[] (the finding's
- * excerpt), and into @v the first report or splat when @count.
+ * excerpt), and into @v the first report or splat when @count. @twin: the
+ * interpreted twin's run, whose KASAN reports are not findings (its C is
+ * checked by the compiler's KASAN: a finding of -m interp's column).
  */
-static void read_kmsg(struct verdict *v, bool count, bool interp_run)
+static void read_kmsg(struct verdict *v, bool count, bool twin)
 {
 	struct bjk_report r = { 0 };
 	char *m;
@@ -444,14 +446,19 @@ static void read_kmsg(struct verdict *v, bool count, bool interp_run)
 		}
 		if (!count)
 			continue;
-		if (t == BJK_REPORT_ACCESS) {
+		if (t == BJK_REPORT_ACCESS && !twin) {
 			bool jit = bjk_report_in_bpf(&r);
+			/* the program's own access: JITed, or the interpreter's with -m interp */
+			bool prog = jit || (opt.interp && !strncmp(r.sym, "___bpf_prog_run", 15));
 
-			if (jit && !interp_run)
-				v->reports++;
-			if (!v->key[0] && ((jit && !interp_run) || (opt.interp && interp_run))) {
+			v->reports++;
+			if (!v->key[0] && prog)
 				snprintf(v->key, sizeof(v->key), "kasan-%s-%c%d", r.bug,
 					 r.write ? 'W' : 'R', r.size);
+			else if (!v->key[0])	/* in the kernel's C code: the verifier, a helper */
+				snprintf(v->key, sizeof(v->key), "kasan-%s-%c%d-in-%.40s", r.bug,
+					 r.write ? 'W' : 'R', r.size, r.sym[0] ? r.sym : "unknown");
+			if (!v->title[0]) {
 				snprintf(v->title, sizeof(v->title), "BUG: KASAN: %s in %s, %s of size %d",
 					 r.bug, r.sym[0] ? r.sym : "?", r.write ? "Write" : "Read", r.size);
 			}
@@ -465,6 +472,67 @@ static void read_kmsg(struct verdict *v, bool count, bool interp_run)
 			snprintf(v->key, sizeof(v->key), "splat-%.40s", k);
 			snprintf(v->title, sizeof(v->title), "%s", m);
 		}
+	}
+}
+
+/*
+ * -v: why the verifier refuses programs, a sample of them: the last line of
+ * the log, digits dropped, counted; the commonest printed at the end. For
+ * whoever tunes the generator's accept ratio.
+ */
+static struct {
+	char msg[120];
+	int n;
+} why[64];
+
+static void why_refused(const struct fz_prog *p)
+{
+	static char log[8192];
+	char *l, *e, m[120], *o;
+	int fd, i;
+
+	fd = prog_load(p, opt.interp, log, sizeof(log), 1);
+	if (fd >= 0) {
+		close(fd);
+		return;
+	}
+	e = log + strlen(log);
+	while (e > log && e[-1] == '\n')
+		*--e = 0;
+	l = strrchr(log, '\n');
+	l = l ? l + 1 : log;
+	if (!strncmp(l, "processed ", 10) && l > log) {	/* the line before the totals */
+		*--l = 0;
+		l = strrchr(log, '\n');
+		l = l ? l + 1 : log;
+	}
+	for (o = m; *l && o < m + sizeof(m) - 1; l++)
+		if (!(*l >= '0' && *l <= '9'))
+			*o++ = *l;
+	*o = 0;
+	for (i = 0; i < 64 && why[i].n; i++)
+		if (!strcmp(why[i].msg, m))
+			break;
+	if (i == 64)
+		return;
+	if (!why[i].n)
+		strcpy(why[i].msg, m);
+	why[i].n++;
+}
+
+static void why_print(void)
+{
+	int i, j, best;
+
+	for (j = 0; j < 12; j++) {
+		best = -1;
+		for (i = 0; i < 64 && why[i].n; i++)
+			if (why[i].n > 0 && (best < 0 || why[i].n > why[best].n))
+				best = i;
+		if (best < 0)
+			break;
+		say("refused (sample): %5d %s", why[best].n, why[best].msg);
+		why[best].n = -why[best].n;
 	}
 }
 
@@ -547,13 +615,15 @@ static int execute(const struct fz_prog *p, struct verdict *v, bool kcov, int *f
 	st.progs++;
 	if (fd < 0) {
 		read_kmsg(v, true, false);
+		if (opt.why && kcov && st.progs % 16 == 0)
+			why_refused(p);
 		return 0;
 	}
 	st.accepted++;
 	if (prog_run(fd, p, &ret_jit) == 0)
 		st.runs++;
 	close(fd);
-	read_kmsg(v, true, opt.interp);
+	read_kmsg(v, true, false);
 	if (v->key[0] || opt.interp || opt.no_diff || !comparable(p))
 		return 1;
 	h_jit = maps_hash(p);
@@ -869,7 +939,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: bjk-fuzz [-s SEED] [-t SECS] [-n PROGS] [-b BITS] [-m off|outline|inline|interp]\n"
-		"                [-o OUTDIR] [-i DIR]... [-u] [-p SECS] [-q] [-D]\n");
+		"                [-o OUTDIR] [-i DIR]... [-u] [-p SECS] [-q] [-D] [-v]\n");
 	exit(2);
 }
 
@@ -900,7 +970,7 @@ int main(int argc, char **argv)
 	int c, i;
 	char *end;
 
-	while ((c = getopt(argc, argv, "s:t:n:b:m:o:i:up:qD")) != -1) {
+	while ((c = getopt(argc, argv, "s:t:n:b:m:o:i:up:qDv")) != -1) {
 		switch (c) {
 		case 's':
 			opt.seed = strtoull(optarg, &end, 0);
@@ -947,6 +1017,9 @@ int main(int argc, char **argv)
 			break;
 		case 'D':
 			opt.no_diff = true;
+			break;
+		case 'v':
+			opt.why = true;
 			break;
 		default:
 			usage();
@@ -1021,6 +1094,8 @@ int main(int argc, char **argv)
 	    (unsigned long long)st.progs, (unsigned long long)st.gen, (unsigned long long)st.mut,
 	    (unsigned long long)st.accepted, (unsigned long long)st.runs,
 	    (unsigned long long)st.pcs, (unsigned long long)st.findings);
+	if (opt.why)
+		why_print();
 	fclose(stats);
 	return 0;
 }

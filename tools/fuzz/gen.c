@@ -30,6 +30,7 @@
 
 enum kind {
 	K_NONE, K_SCALAR, K_CTX, K_STACK, K_MAPVAL, K_MEM, K_PKT, K_PKT_END,
+	K_LOOP,		/* a loop's counter: nothing else touches it */
 };
 
 struct reg {
@@ -172,10 +173,11 @@ static bool ctx_pkt_offsets(struct gen *g, int *data, int *end)
 static int ctx_read_off(struct gen *g)
 {
 	static const int skb[] = { 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68 };
-	static const int xdp[] = { 0, 4, 8, 12, 16 };
+	/* not data, data_end, data_meta: those read as packet pointers */
+	static const int xdp[] = { 12, 16 };
 
 	if (g->p->type == BPF_PROG_TYPE_XDP)
-		return xdp[rn(g, 5)];
+		return xdp[rn(g, 2)];
 	return skb[rn(g, sizeof(skb) / sizeof(skb[0]))];
 }
 
@@ -584,21 +586,28 @@ static void gen_ptr_access(struct gen *g)
 		g->r[s].bounded = false;
 }
 
-/* variable-offset stack access: r = r10 + bounded scalar - N */
+/*
+ * Variable-offset stack access: r = r10 + (bounded scalar << log2(size)),
+ * at a negative offset. The verifier checks stack accesses for alignment
+ * always, so the scalar is scaled to the access size.
+ */
 static void gen_stack_access(struct gen *g)
 {
-	int s = get_scalar(g), t, sz = 1 << rn(g, 4), off;
+	int s = get_scalar(g), t, sz = 1 << rn(g, 4), k = rn(g, 6), off;
 
-	gen_bound(g, s, rn(g, STACK_ZEROED / 2));
+	gen_bound(g, s, k);
+	if (sz > 1)
+		emit(g, I(BPF_ALU64 | BPF_LSH | BPF_K, s, 0, 0, __builtin_ctz(sz)));
+	mark_scalar(g, s, true, 0, (uint64_t)k * sz);
 	t = scratch(g);
 	if (t == s)
 		t = (s + 1) % 6;
 	emit(g, I(BPF_ALU64 | BPF_MOV | BPF_X, t, R10, 0, 0));
 	emit(g, I(BPF_ALU64 | BPF_ADD | BPF_X, t, s, 0, 0));
-	off = -(int)g->r[s].hi - sz - (int)rn(g, STACK_ZEROED / 2 - sz);
+	off = -k * sz - sz - sz * (int)rn(g, (STACK_ZEROED - k * sz) / sz);
 	if (-off > STACK_ZEROED)
 		off = -STACK_ZEROED;
-	gen_access_at(g, t, off, sz, false);
+	gen_access_at(g, t, off, sz, true);
 	g->r[t].k = K_NONE;
 	/* the stack's contents changed: what the slots held is not known any more */
 	memset(g->slot, 0, sizeof(g->slot));
@@ -620,7 +629,7 @@ static void gen_spill_fill(struct gen *g)
 		return;
 	}
 	r = rn(g, 10);
-	if (g->r[r].k == K_NONE || g->r[r].k == K_PKT_END || r == g->ref)
+	if (g->r[r].k == K_NONE || g->r[r].k == K_PKT_END || g->r[r].k == K_LOOP || r == g->ref)
 		return;
 	emit(g, I(BPF_STX | BPF_MEM | BPF_DW, R10, r, -8 * (slot + 1), 0));
 	g->slot[slot] = g->r[r].k;
@@ -787,6 +796,7 @@ static void gen_loop(struct gen *g)
 	if (g->r[c].k != K_NONE || g->sub)
 		return;
 	emit(g, I(BPF_ALU64 | BPF_MOV | BPF_K, c, 0, 0, 0));
+	g->r[c].k = K_LOOP;
 	top = g->p->len;
 	gen_steps(g, 1 + rn(g, 3));
 	emit(g, I(BPF_ALU64 | BPF_ADD | BPF_K, c, 0, 0, 1));

@@ -2,7 +2,7 @@
 # The harness builds Debian's linux-source-6.12 with patches/ applied and
 # boots it in QEMU. See README.md.
 
-.PHONY: help test test-full quick judge run boot vm bench clean-cache
+.PHONY: help test test-full quick judge run boot vm bench fuzz clean-cache
 
 help:
 	@echo "make test         build the patched KASAN kernel, boot it in QEMU, run every"
@@ -21,6 +21,8 @@ help:
 	@echo "                  BJK_SHELL=1 for a shell in the guest)"
 	@echo "make bench        the benchmark: the boots of group bench (tests/boots) with"
 	@echo "                  its own numbers; table, CSV, JSON, PNG in \$$BJK_CACHE/bench/<run>"
+	@echo "make fuzz ARGS=.. a campaign of the verifier fuzzer in the museum's kernel,"
+	@echo "                  e.g. ARGS='-j 2 -t 10' (tools/fuzz/run -h; docs/fuzz.md)"
 	@echo "make clean-cache  delete the cache (\$$BJK_CACHE, default ~/.cache/bpf-jit-kasan)"
 	@echo "make help         this text"
 
@@ -56,6 +58,10 @@ endif
 
 bench:
 	@harness/bench.sh
+
+# make fuzz ARGS='-j 2 -t 10': tools/fuzz/run's options, word-split.
+fuzz:
+	@tools/fuzz/run $(ARGS)
 
 clean-cache:
 	@harness/clean-cache.sh

@@ -78,7 +78,7 @@ static int ncorpus;
 static struct bjk_kmsg kmsg;
 static double t_start;
 static FILE *logf;
-static char seen_keys[256][96];
+static char seen_keys[256][160];
 static int nseen;
 
 static double now(void)
@@ -398,7 +398,7 @@ static int kcov_stop(void)
 /* ---- oracles ---- */
 
 struct verdict {
-	char key[96];		/* empty: nothing found */
+	char key[160];		/* empty: nothing found */
 	char title[1024];
 	int reports;		/* KASAN reports in JITed code */
 };

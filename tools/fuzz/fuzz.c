@@ -4,7 +4,7 @@
  * JIT, run in a guest of the museum's kernel (KCOV on what a load runs).
  *
  *   bjk-fuzz [-s SEED] [-t SECS] [-n PROGS] [-b BITS] [-m off|outline|inline|interp]
- *            [-o OUTDIR] [-i DIR]... [-u] [-p SECS] [-q] [-D] [-v]
+ *            [-o OUTDIR] [-i DIR]... [-u] [-p SECS] [-q] [-D] [-v] [-K]
  *
  * The loop: generate a program (gen.c) or mutate one of the corpus; fill
  * the maps it names from its seed; load it under KCOV; if the verifier
@@ -56,7 +56,7 @@ static struct {
 	uint64_t seed, max_progs;
 	double secs, progress;
 	unsigned int bits;
-	bool bits_set, stop_first, quiet, no_diff, interp, why;
+	bool bits_set, stop_first, quiet, no_diff, interp, why, no_kcov;
 	const char *mode, *out;
 	const char *in[16];
 	int nin;
@@ -281,15 +281,17 @@ static bool type_ok(uint32_t type)
 
 /*
  * Load @p (map indexes made file descriptors; the prog array of its type
- * and flavour); @log/@log_size: the verifier's log at @level. The fd, or
- * -1 with errno.
+ * and flavour; with subprograms, BTF and func_info); @log/@log_size: the
+ * verifier's log at @level. The fd, or -1 with errno.
  */
 static int prog_load(const struct fz_prog *p, bool interp, char *log, size_t log_size, int level)
 {
 	static struct bpf_insn insns[FZ_MAX_INSNS];
+	static struct bpf_func_info fi[FZ_BTF_MAX_FUNCS];
+	static uint8_t btf[FZ_BTF_SIZE];
 	union bpf_attr a = { 0 };
-	uint32_t i;
-	int fd;
+	int fd, btf_fd = -1, n;
+	uint32_t i, nfi;
 
 	memcpy(insns, p->insns, p->len * sizeof(insns[0]));
 	for (i = 0; i + 1 < p->len; i++) {
@@ -305,6 +307,23 @@ static int prog_load(const struct fz_prog *p, bool interp, char *log, size_t log
 			insns[i].imm = map_fd[insns[i].imm];
 		i++;
 	}
+	/* built and loaded each time: the blob is small, and nothing to keep */
+	n = fz_btf_build(p, btf, sizeof(btf), fi, &nfi);
+	if (n < 0)
+		return -1;
+	if (n > 0) {
+		union bpf_attr b = { 0 };
+
+		b.btf = (uint64_t)(unsigned long)btf;
+		b.btf_size = n;
+		btf_fd = sys_bpf(BPF_BTF_LOAD, &b);
+		if (btf_fd < 0)
+			return -1;
+		a.prog_btf_fd = btf_fd;
+		a.func_info = (uint64_t)(unsigned long)fi;
+		a.func_info_cnt = nfi;
+		a.func_info_rec_size = sizeof(fi[0]);
+	}
 	a.prog_type = p->type;
 	a.insns = (uint64_t)(unsigned long)insns;
 	a.insn_cnt = p->len;
@@ -319,10 +338,14 @@ static int prog_load(const struct fz_prog *p, bool interp, char *log, size_t log
 	if (interp)
 		jit_enable(false);
 	fd = sys_bpf(BPF_PROG_LOAD, &a);
-	if (interp) {
+	if (interp || btf_fd >= 0) {
 		int e = errno;
 
-		jit_enable(true);
+		if (interp)
+			jit_enable(true);
+		/* the program holds its own reference to the BTF */
+		if (btf_fd >= 0)
+			close(btf_fd);
 		errno = e;
 	}
 	return fd;
@@ -607,10 +630,10 @@ static int execute(const struct fz_prog *p, struct verdict *v, bool kcov, int *f
 	if (fresh)
 		*fresh = 0;
 	maps_fill(p);
-	if (kcov)
+	if (kcov && !opt.no_kcov)
 		kcov_start();
 	fd = prog_load(p, opt.interp, NULL, 0, 0);
-	if (kcov)
+	if (kcov && !opt.no_kcov)
 		*fresh = kcov_stop();
 	st.progs++;
 	if (fd < 0) {
@@ -883,6 +906,10 @@ static void setup_maps(void)
 			static struct fz_prog tp;
 			uint32_t k, fd;
 
+			/* no interpreter needed: none asked for (a kernel may have none) */
+			if (f == 1 && opt.no_diff && !opt.interp)
+				break;
+
 			prog_array[t][f] = map_create(&fz_maps[FZ_PROG_ARRAY]);
 			if (prog_array[t][f] < 0)
 				die("creating a prog array: %s", strerror(errno));
@@ -931,7 +958,7 @@ static void setup_mode(void)
 	write_file("/proc/sys/net/core/bpf_jit_kallsyms", "1");
 	if (opt.interp)
 		jit_enable(false);
-	else
+	else if (!opt.no_diff)
 		jit_enable(true);
 }
 
@@ -939,7 +966,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: bjk-fuzz [-s SEED] [-t SECS] [-n PROGS] [-b BITS] [-m off|outline|inline|interp]\n"
-		"                [-o OUTDIR] [-i DIR]... [-u] [-p SECS] [-q] [-D] [-v]\n");
+		"                [-o OUTDIR] [-i DIR]... [-u] [-p SECS] [-q] [-D] [-v] [-K]\n");
 	exit(2);
 }
 
@@ -970,7 +997,7 @@ int main(int argc, char **argv)
 	int c, i;
 	char *end;
 
-	while ((c = getopt(argc, argv, "s:t:n:b:m:o:i:up:qDv")) != -1) {
+	while ((c = getopt(argc, argv, "s:t:n:b:m:o:i:up:qDvK")) != -1) {
 		switch (c) {
 		case 's':
 			opt.seed = strtoull(optarg, &end, 0);
@@ -1021,6 +1048,9 @@ int main(int argc, char **argv)
 		case 'v':
 			opt.why = true;
 			break;
+		case 'K':
+			opt.no_kcov = true;
+			break;
 		default:
 			usage();
 		}
@@ -1028,7 +1058,8 @@ int main(int argc, char **argv)
 	if (optind != argc)
 		usage();
 	setup_mode();
-	kcov_open();
+	if (!opt.no_kcov)
+		kcov_open();
 	if (bjk_kmsg_open(&kmsg))
 		die("/dev/kmsg: %s", strerror(errno));
 	snprintf(path, sizeof(path), "%s/corpus", opt.out);

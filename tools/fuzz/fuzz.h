@@ -171,4 +171,17 @@ void fz_prog_print(FILE *f, const struct fz_prog *p);
 int fz_repro_write(FILE *f, const struct fz_prog *p, const char *title,
 		   const char *console, const char *vlog);
 
+/*
+ * The BTF @p is loaded with when it has subprograms (a BPF_PSEUDO_CALL or
+ * BPF_PSEUDO_FUNC): the verifier refuses a callback without func_info.
+ * Writes the raw BTF (header, types, strings) to @buf, and to @fi (room for
+ * FZ_BTF_MAX_FUNCS) a record per subprogram by insn_off, @nfi of them.
+ * Returns the BTF's length, 0 when @p needs none, or -1 with errno (E2BIG:
+ * more subprograms than the kernel takes; ENOSPC: @size too small). (btf.c)
+ */
+#define FZ_BTF_MAX_FUNCS	256	/* the kernel's BPF_MAX_SUBPROGS */
+#define FZ_BTF_SIZE		(64 + 24 * FZ_BTF_MAX_FUNCS)
+int fz_btf_build(const struct fz_prog *p, void *buf, size_t size, struct bpf_func_info *fi,
+		 uint32_t *nfi);
+
 #endif /* BJK_FUZZ_H */

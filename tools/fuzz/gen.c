@@ -53,6 +53,7 @@ struct gen {
 	int callee[16];				/* which subprogram each calls */
 	int ref;				/* register holding a ring buffer ref, or -1 */
 	bool sub;				/* generating a subprogram */
+	bool risky;				/* a program with accesses a correct verifier refuses */
 	bool full;
 };
 
@@ -462,6 +463,9 @@ static void gen_access_at(struct gen *g, int base, int16_t off, int sz, bool ato
 		};
 		int32_t a = aops[rn(g, sizeof(aops) / sizeof(aops[0]))];
 
+		if (a == BPF_CMPXCHG && base == 0)	/* it compares with r0, its base here */
+			a = BPF_XCHG;
+
 		v = pick(g, K_SCALAR, 1, 9);
 		if (v < 0 || v == base) {
 			v = base == BPF_REG_1 ? BPF_REG_2 : BPF_REG_1;
@@ -505,7 +509,7 @@ static void gen_ptr_access(struct gen *g)
 	while (sz > room(g, p))
 		sz >>= 1;
 	space = room(g, p) - sz;	/* the largest offset of an access */
-	past = chance(g, 12);
+	past = g->risky && chance(g, 15);
 
 	if (chance(g, 25)) {	/* a fixed offset only */
 		off = rn(g, space + 1);
@@ -515,11 +519,12 @@ static void gen_ptr_access(struct gen *g)
 			off = space + 1 + rn(g, 8);
 		if (g->r[p].k == K_PKT)
 			off = off > space ? space : off;
-		gen_access_at(g, p, off, sz, !(off & (sz - 1)));
+		/* atomics: aligned, and never on the packet (the verifier's rule) */
+		gen_access_at(g, p, off, sz, !(off & (sz - 1)) && g->r[p].k != K_PKT);
 		return;
 	}
 	s = get_scalar(g);
-	trust = chance(g, 30);
+	trust = g->risky && chance(g, 40);
 	if (trust) {
 		/*
 		 * Trust the verifier: no bound of the estimate's. A single
@@ -550,8 +555,8 @@ static void gen_ptr_access(struct gen *g)
 	if (!g->r[s].bounded || g->r[s].hi > (uint64_t)space + (past ? 16 : 0))
 		return;
 	t = scratch(g);
-	if (t == s)
-		t = (s + 1) % 6;
+	while (t == s || t == p)
+		t = (t + 1) % 6;
 	emit(g, I(BPF_ALU64 | BPF_MOV | BPF_X, t, p, 0, 0));
 	emit(g, I(BPF_ALU64 | BPF_ADD | BPF_X, t, s, 0, 0));
 	g->r[t] = g->r[p];
@@ -563,16 +568,15 @@ static void gen_ptr_access(struct gen *g)
 		off += 1 + rn(g, sz);
 	if (g->r[p].k == K_PKT) {
 		/* the packet's own check: is [t + off, t + off + sz) below data_end? */
-		int e = scratch(g), q = scratch(g);
+		int e = 0, q;
 
 		if (!ctx_pkt_offsets(g, &data, &end) || g->r[BPF_REG_6].k != K_CTX)
 			return;
-		if (e == t || e == s)
-			e = (t + 2) % 6;
-		if (q == t || q == e || q == s)
-			q = (e + 1) % 6;
-		if (q == t || q == e)
-			q = (q + 1) % 6;
+		while (e == t || e == s || e == p)
+			e++;
+		q = e + 1;
+		while (q == t || q == s || q == p)
+			q++;
 		emit(g, I(BPF_LDX | BPF_MEM | BPF_W, e, BPF_REG_6, end, 0));
 		emit(g, I(BPF_ALU64 | BPF_MOV | BPF_X, q, t, 0, 0));
 		emit(g, I(BPF_ALU64 | BPF_ADD | BPF_K, q, 0, 0, off + sz));
@@ -651,7 +655,7 @@ static void clobber(struct gen *g)
  */
 static void maybe_null_arith(struct gen *g)
 {
-	if (!chance(g, 6))
+	if (!g->risky || !chance(g, 15))
 		return;
 	if (chance(g, 50)) {
 		emit(g, I(BPF_ALU64 | BPF_ADD | BPF_K, 0, 0, 0, (int32_t)interesting[rn(g, 16)]));
@@ -910,18 +914,21 @@ static void zero_stack(struct gen *g)
 /* the frame's end: "out" (r0 = 0) and the common exit; patch the jumps */
 static void gen_epilogue(struct gen *g, bool callback)
 {
-	int r = pick(g, K_SCALAR, 0, 9), end_jmp, out, i;
+	int r = pick(g, K_SCALAR, 0, 9), end_jmp, out = 0, i;
 
 	if (r >= 0 && !callback) {
 		emit(g, I(BPF_ALU64 | BPF_MOV | BPF_X, 0, r, 0, 0));
 	} else {
 		emit(g, I(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, callback ? rn(g, 2) : rn(g, 4)));
 	}
-	end_jmp = g->p->len;
-	emit(g, I(BPF_JMP | BPF_JA, 0, 0, 0, 0));
-	out = g->p->len;
-	emit(g, I(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, callback ? 1 : 2));
-	g->p->insns[end_jmp].off = g->p->len - end_jmp - 1;
+	/* "out", where the checks that fail go: none, no block (unreachable code is refused) */
+	if (g->nout) {
+		end_jmp = g->p->len;
+		emit(g, I(BPF_JMP | BPF_JA, 0, 0, 0, 0));
+		out = g->p->len;
+		emit(g, I(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, callback ? 1 : 2));
+		g->p->insns[end_jmp].off = g->p->len - end_jmp - 1;
+	}
 	if (g->ref >= 0) {
 		emit(g, I(BPF_STX | BPF_MEM | BPF_DW, R10, 0, -STACK_ZEROED - 8, 0));
 		emit(g, I(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, g->ref, 0, 0));
@@ -1042,6 +1049,13 @@ void fz_generate(struct fz_prog *p, uint64_t *rng)
 	memset(p, 0, sizeof(*p));
 	p->type = types[rn(&g, 3)];
 	p->seed = rnd(&g);
+	/*
+	 * Most programs are ones a correct verifier takes: what the checks
+	 * watch run. The rest put some accesses past what the program's own
+	 * checks allow, or trust the verifier to know a scalar: a correct
+	 * verifier refuses most of those, a wrong one runs them.
+	 */
+	g.risky = chance(&g, 35);
 	nsubs = 0;
 	gen_packet(&g);
 	gen_prologue(&g);

@@ -98,8 +98,10 @@ static void fz_imm(FILE *f, int32_t imm)
 int fz_repro_write(FILE *f, const struct fz_prog *p, const char *title,
 		   const char *console, const char *vlog)
 {
-	int slot[FZ_NMAPS], used[FZ_NMAPS], nused = 0, nfix = 0, kasan, m;
-	uint32_t i, j, len = p->len;
+	static struct bpf_func_info fi[FZ_BTF_MAX_FUNCS];
+	static uint8_t btf[FZ_BTF_SIZE];
+	int slot[FZ_NMAPS], used[FZ_NMAPS], nused = 0, nfix = 0, kasan, m, nbtf;
+	uint32_t i, j, len = p->len, nfi;
 
 	if (len == 0 || len > FZ_MAX_INSNS || p->data_len > FZ_MAX_DATA ||
 	    !fz_prog_type_name(p->type)) {
@@ -130,6 +132,13 @@ int fz_repro_write(FILE *f, const struct fz_prog *p, const char *title,
 		used[nused++] = m;
 	}
 	kasan = fz_kasan_reports(console);
+	/*
+	 * Subprograms: the BTF the fuzzer loaded it with. More than the
+	 * kernel takes: none, the kernel refuses the program all the same.
+	 */
+	nbtf = fz_btf_build(p, btf, sizeof(btf), fi, &nfi);
+	if (nbtf < 0)
+		nbtf = 0;
 
 	fputs("/*\n * bjk-fuzz reproducer: ", f);
 	fz_comment_text(f, title && *title ? title : "(no title)", 0);
@@ -243,6 +252,20 @@ int fz_repro_write(FILE *f, const struct fz_prog *p, const char *title,
 	fz_bytes(f, p->data, p->data_len, "\t");
 	fputs("};\n\n", f);
 
+	if (nbtf) {
+		fprintf(f, "/*\n"
+			" * BTF: a static FUNC \"int (void)\" for each subprogram, and func_info\n"
+			" * { insn_off, type_id } naming them: the verifier refuses a callback\n"
+			" * (BPF_PSEUDO_FUNC) in a program without func_info.\n"
+			" */\n"
+			"static const uint8_t btf[%d] = {\n", nbtf);
+		fz_bytes(f, btf, nbtf, "\t");
+		fprintf(f, "};\n\nstatic const struct bpf_func_info func_info[%u] = {\n", nfi);
+		for (i = 0; i < nfi; i++)
+			fprintf(f, "\t{ %u, %u },\n", fi[i].insn_off, fi[i].type_id);
+		fputs("};\n\nstatic int btf_fd;\n\n", f);
+	}
+
 	fprintf(f,
 		"static char log_buf[1 << 20];\n"
 		"\n"
@@ -333,7 +356,30 @@ int fz_repro_write(FILE *f, const struct fz_prog *p, const char *title,
 		"\t}\n"
 		"\tfree(val);\n"
 		"}\n"
-		"\n"
+		"\n");
+	if (nbtf)
+		fputs("static int btf_load(void)\n"
+		      "{\n"
+		      "\tunion bpf_attr attr;\n"
+		      "\tint fd;\n"
+		      "\n"
+		      "\tmemset(&attr, 0, sizeof(attr));\n"
+		      "\tattr.btf = (uintptr_t)btf;\n"
+		      "\tattr.btf_size = sizeof(btf);\n"
+		      "\tattr.btf_log_buf = (uintptr_t)log_buf;\n"
+		      "\tattr.btf_log_size = sizeof(log_buf);\n"
+		      "\tattr.btf_log_level = 1;\n"
+		      "\tfd = sys_bpf(BPF_BTF_LOAD, &attr);\n"
+		      "\tif (fd < 0) {\n"
+		      "\t\tfprintf(stderr, \"btf load: %s\\n\", strerror(errno));\n"
+		      "\t\tfputs(log_buf, stderr);\n"
+		      "\t\texit(1);\n"
+		      "\t}\n"
+		      "\tlog_buf[0] = 0;\n"
+		      "\treturn fd;\n"
+		      "}\n"
+		      "\n", f);
+	fprintf(f,
 		"static int prog_load(uint32_t log_level)\n"
 		"{\n"
 		"\tunion bpf_attr attr;\n"
@@ -348,7 +394,14 @@ int fz_repro_write(FILE *f, const struct fz_prog *p, const char *title,
 		"\t\tattr.log_buf = (uintptr_t)log_buf;\n"
 		"\t\tattr.log_size = sizeof(log_buf);\n"
 		"\t}\n"
-		"\tstrncpy(attr.prog_name, \"fz_repro\", sizeof(attr.prog_name) - 1);\n"
+		"\tstrncpy(attr.prog_name, \"fz_repro\", sizeof(attr.prog_name) - 1);\n",
+		fz_prog_type_name(p->type));
+	if (nbtf)
+		fputs("\tattr.prog_btf_fd = btf_fd;\n"
+		      "\tattr.func_info = (uintptr_t)func_info;\n"
+		      "\tattr.func_info_cnt = sizeof(func_info) / sizeof(func_info[0]);\n"
+		      "\tattr.func_info_rec_size = sizeof(func_info[0]);\n", f);
+	fprintf(f,
 		"\treturn sys_bpf(BPF_PROG_LOAD, &attr);\n"
 		"}\n"
 		"\n"
@@ -364,7 +417,10 @@ int fz_repro_write(FILE *f, const struct fz_prog *p, const char *title,
 		"\t}\n"
 		"\tfor (i = 0; i < NFIX; i++)\n"
 		"\t\tinsns[fixups[i][0]].imm = fds[fixups[i][1]];\n"
-		"\n"
+		"\n");
+	if (nbtf)
+		fputs("\tbtf_fd = btf_load();\n", f);
+	fprintf(f,
 		"\tprog = prog_load(1);\n"
 		"\t/* a log longer than the buffer fails the load: load it without */\n"
 		"\tif (prog < 0 && errno == ENOSPC) {\n"
@@ -389,7 +445,7 @@ int fz_repro_write(FILE *f, const struct fz_prog *p, const char *title,
 		"\t}\n"
 		"\tprintf(\"retval %%u\\n\", attr.test.retval);\n"
 		"\treturn 0;\n"
-		"}\n", fz_prog_type_name(p->type));
+		"}\n");
 
 	return ferror(f) ? -1 : 0;
 }

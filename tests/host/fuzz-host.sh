@@ -21,7 +21,7 @@ uapi=$(tree_dir)/tools/include/uapi
 [ -d "$uapi" ] || die "$uapi missing: the tree is not unpacked (make test does it first)"
 
 if ! gcc -O2 -Wall -Wextra -Werror -Wno-missing-field-initializers -I"$uapi" \
-	-o "$work/selftest" "$src/selftest.c" "$src/gen.c" "$src/progfile.c" "$src/repro.c" \
+	-o "$work/selftest" "$src/selftest.c" "$src/gen.c" "$src/progfile.c" "$src/repro.c" "$src/btf.c" \
 	>"$work/cc.log" 2>&1; then
 	host_case not-ok fuzz-host.build "$(tail -n 3 "$work/cc.log" | tr '\n' ' ')"
 else

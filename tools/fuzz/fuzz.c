@@ -16,7 +16,9 @@
  *   splat       any other kernel warning, BUG, Oops, lockdep or RCU report
  *   diff-retval the JIT and the interpreter returned different values
  *   diff-maps   ... or left different map contents
- * The interpreted twin's own KASAN reports are not findings outside -m
+ *   missed      with checks on, the interpreted twin's KASAN saw a bad
+ *               access that the JITed program's checks did not report
+ * The interpreted twin's own KASAN reports are no other finding outside -m
  * interp: the columns of docs/fuzz.md keep what each kernel alone offers.
  * A program that reached KCOV PCs not seen before goes into the corpus.
  * Each new finding (kind, bug type, access) is minimized, and written with
@@ -423,7 +425,10 @@ static int kcov_stop(void)
 struct verdict {
 	char key[160];		/* empty: nothing found */
 	char title[1024];
-	int reports;		/* KASAN reports in JITed code */
+	int reports;		/* KASAN reports of the run (not the twin's) */
+	int twin_reports;	/* the interpreted twin's, in ___bpf_prog_run */
+	char twin_title[256];	/* the first of those */
+	char twin_key[96];
 };
 
 /* a splat's first line: what the kernel prints when something is wrong */
@@ -469,7 +474,15 @@ static void read_kmsg(struct verdict *v, bool count, bool twin)
 		}
 		if (!count)
 			continue;
-		if (t == BJK_REPORT_ACCESS && !twin) {
+		if (t == BJK_REPORT_ACCESS && twin && !strncmp(r.sym, "___bpf_prog_run", 15)) {
+			if (!v->twin_reports++) {
+				snprintf(v->twin_title, sizeof(v->twin_title),
+					 "%s of size %d (%s), seen by the interpreter's KASAN only",
+					 r.write ? "Write" : "Read", r.size, r.bug);
+				snprintf(v->twin_key, sizeof(v->twin_key), "%.63s-%c%d", r.bug,
+					 r.write ? 'W' : 'R', r.size);
+			}
+		} else if (t == BJK_REPORT_ACCESS && !twin) {
 			bool jit = bjk_report_in_bpf(&r);
 			/* the program's own access: JITed, or the interpreter's with -m interp */
 			bool prog = jit || (opt.interp && !strncmp(r.sym, "___bpf_prog_run", 15));
@@ -659,6 +672,16 @@ static int execute(const struct fz_prog *p, struct verdict *v, bool kcov, int *f
 	h_int = maps_hash(p);
 	read_kmsg(v, true, true);
 	st.diffs++;
+	/*
+	 * The checks' own oracle: the interpreter's compiled KASAN saw an
+	 * access of the program go wrong, the JITed program's checks did not.
+	 * (With checks off, that is what the column measures, not a finding.)
+	 */
+	if (!v->key[0] && v->twin_reports && !v->reports && strcmp(opt.mode, "off")) {
+		snprintf(v->key, sizeof(v->key), "missed-%s", v->twin_key);
+		snprintf(v->title, sizeof(v->title), "checks %s missed: %s", opt.mode, v->twin_title);
+		return 1;
+	}
 	if (!v->key[0] && (ret_jit != ret_int || h_jit != h_int)) {
 		uint32_t r1, r2;
 		uint64_t g1, g2;

@@ -4,7 +4,8 @@
  * JIT, run in a guest of the museum's kernel (KCOV on what a load runs).
  *
  *   bjk-fuzz [-s SEED] [-t SECS] [-n PROGS] [-b BITS] [-m off|outline|inline|interp]
- *            [-o OUTDIR] [-i DIR]... [-u] [-p SECS] [-q] [-D] [-v] [-K]
+ *            [-o OUTDIR] [-i DIR]... [-u] [-p SECS] [-q] [-D] [-v] [-K] [-G PERCENT]
+ *            [-c FILE]
  *
  * The loop: generate a program (gen.c) or mutate one of the corpus; fill
  * the maps it names from its seed; load it under KCOV; if the verifier
@@ -59,13 +60,16 @@ static struct {
 	double secs, progress;
 	unsigned int bits;
 	bool bits_set, stop_first, quiet, no_diff, interp, why, no_kcov;
-	const char *mode, *out;
+	int gen_percent;
+	const char *mode, *out, *current;
 	const char *in[16];
 	int nin;
-} opt = { .secs = 60, .progress = 5, .mode = NULL, .out = "/tmp/fuzz" };
+} opt = { .secs = 60, .progress = 5, .mode = NULL, .out = "/tmp/fuzz", .gen_percent = 40 };
 
 static struct {
 	uint64_t progs, accepted, runs, diffs, noisy, findings, gen, mut;
+	uint64_t gen_accepted, mut_accepted;	/* of the loop's programs, by origin */
+	double t_fill, t_load, t_cov, t_run, t_twin;	/* -v: where the time goes */
 	uint64_t pcs;
 } st;
 
@@ -75,9 +79,14 @@ static int ncpus = 1;
 static uint64_t *cover;
 static int kcov_fd = -1;
 static uint64_t *pcset;
+#define PCBITS_SPAN	(64ull << 20)
+static uint64_t *pcbits, text_base;
 static struct fz_prog *corpus;
 static int ncorpus;
 static struct bjk_kmsg kmsg;
+/* -c: OUTDIR/current is written before each run only (run_fd), FILE before each load */
+static int run_fd = -1;
+static const char *run_path;
 static double t_start;
 static FILE *logf;
 static char seen_keys[256][160];
@@ -206,6 +215,19 @@ static size_t value_bytes(int m)
 	return v;
 }
 
+/* Can a run of @p add keys to a hash map? Only through these helpers. */
+static bool adds_keys(const struct fz_prog *p)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->len; i++)
+		if (p->insns[i].code == (BPF_JMP | BPF_CALL) && p->insns[i].src_reg == 0 &&
+		    (p->insns[i].imm == BPF_FUNC_map_update_elem ||
+		     p->insns[i].imm == BPF_FUNC_map_delete_elem))
+			return true;
+	return false;
+}
+
 /* every value map @p names, as its seed says; keys a run added gone */
 static void maps_fill(const struct fz_prog *p)
 {
@@ -229,7 +251,8 @@ static void maps_fill(const struct fz_prog *p)
 			}
 			map_update(map_fd[m], key, val);
 		}
-		if (fz_maps[m].type == BPF_MAP_TYPE_HASH || fz_maps[m].type == BPF_MAP_TYPE_LRU_HASH) {
+		if ((fz_maps[m].type == BPF_MAP_TYPE_HASH ||
+		     fz_maps[m].type == BPF_MAP_TYPE_LRU_HASH) && adds_keys(p)) {
 			for (i = fz_maps[m].max_entries; i < 64; i++) {
 				fz_map_key(m, i, key);
 				map_delete(map_fd[m], key);
@@ -254,8 +277,9 @@ static uint64_t maps_hash(const struct fz_prog *p)
 		for (i = 0; i < 64; i++) {
 			int r;
 
-			if (i >= fz_maps[m].max_entries && fz_maps[m].type != BPF_MAP_TYPE_HASH &&
-			    fz_maps[m].type != BPF_MAP_TYPE_LRU_HASH)
+			if (i >= fz_maps[m].max_entries &&
+			    ((fz_maps[m].type != BPF_MAP_TYPE_HASH &&
+			      fz_maps[m].type != BPF_MAP_TYPE_LRU_HASH) || !adds_keys(p)))
 				break;
 			fz_map_key(m, i, key);
 			memset(val, 0, value_bytes(m));
@@ -385,7 +409,8 @@ static void kcov_open(void)
 	if (cover == MAP_FAILED)
 		die("mmap of kcov: %s", strerror(errno));
 	pcset = calloc(1ul << PCSET_BITS, sizeof(uint64_t));
-	if (!pcset)
+	pcbits = calloc(PCBITS_SPAN / 64, sizeof(uint64_t));
+	if (!pcset || !pcbits)
 		die("out of memory");
 }
 
@@ -407,8 +432,28 @@ static int kcov_stop(void)
 	if (n > COVER_WORDS - 1)
 		n = COVER_WORDS - 1;
 	for (i = 1; i <= n; i++) {
-		uint64_t pc = cover[i], h = (pc * 0x9e3779b97f4a7c15ull) >> (64 - PCSET_BITS);
+		uint64_t pc = cover[i], h, d = pc - text_base, bit;
 
+		/*
+		 * A bit per byte of the text the first PC lies in (64 MiB,
+		 * KCOV's PCs are call sites in a few files of it): a test and
+		 * a set per entry, where a hash set costs a multiply and a
+		 * probe; tens of thousands of entries per load, in a guest
+		 * whose every instruction is emulated.
+		 */
+		if (!text_base)
+			text_base = pc & ~(uint64_t)(PCBITS_SPAN - 1);
+		d = pc - text_base;
+		if (d < PCBITS_SPAN) {
+			bit = 1ull << (d & 63);
+			if (pcbits[d >> 6] & bit)
+				continue;
+			pcbits[d >> 6] |= bit;
+			fresh++;
+			st.pcs++;
+			continue;
+		}
+		h = (pc * 0x9e3779b97f4a7c15ull) >> (64 - PCSET_BITS);
 		while (pcset[h] && pcset[h] != pc)
 			h = (h + 1) & ((1ul << PCSET_BITS) - 1);
 		if (!pcset[h]) {
@@ -418,6 +463,29 @@ static int kcov_stop(void)
 		}
 	}
 	return fresh;
+}
+
+/*
+ * OUTDIR/current, rewritten in place before each load: one write, no
+ * rename or fsync (on the VM's shared directory each is a round trip to
+ * the host, and the host reads the file only after the guest died). A
+ * reader may see the old program's tail after the new one's end: the file
+ * is read up to its "end" line.
+ */
+static void current_write(int fd, const struct fz_prog *p, const char *path)
+{
+	static char buf[FZ_MAX_INSNS * 48 + FZ_MAX_DATA * 2 + 256];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	long len;
+
+	if (!f)
+		die("fmemopen: %s", strerror(errno));
+	fz_prog_print(f, p);
+	fputs("end\n", f);
+	len = ftell(f);
+	fclose(f);
+	if (len <= 0 || pwrite(fd, buf, len, 0) != len || ftruncate(fd, len))
+		die("writing %s: %s (disk full?)", path, strerror(errno));
 }
 
 /* ---- oracles ---- */
@@ -553,7 +621,22 @@ static void why_refused(const struct fz_prog *p)
 		return;
 	if (!why[i].n)
 		strcpy(why[i].msg, m);
-	why[i].n++;
+	/* the first two of each reason kept, for whoever reads them */
+	if (why[i].n++ < 2) {
+		char path[4096];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/refused", opt.out);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/refused/%02d-%d.prog", opt.out, i, why[i].n);
+		fz_prog_save(path, p);
+		snprintf(path, sizeof(path), "%s/refused/%02d-%d.log", opt.out, i, why[i].n);
+		f = fopen(path, "w");
+		if (f) {
+			fputs(log, f);
+			fclose(f);
+		}
+	}
 }
 
 static void why_print(void)
@@ -573,10 +656,98 @@ static void why_print(void)
 }
 
 /*
+ * Does the frame pointer's value, a number that differs between the JIT's
+ * stack and the interpreter's, reach what the two runs are compared on?
+ * A forward pass over the program's flow, to a fixed point: a register is
+ * "frame" when it holds r10 moved or moved by arithmetic; the value leaks
+ * when a frame register is stored anywhere, passed to a subprogram, or in
+ * r0 at an exit. Helpers may take frame pointers (a key on the stack): they
+ * read through them, they do not keep them.
+ */
+static bool frame_leaks(const struct fz_prog *p)
+{
+	static uint16_t in[FZ_MAX_INSNS];
+	uint32_t i, n = p->len;
+	bool changed = true;
+
+	memset(in, 0, n * sizeof(in[0]));
+	in[0] = 1u << BPF_REG_10;
+	for (i = 0; i + 1 < n; i++) {	/* subprograms and callbacks start with r10 too */
+		const struct bpf_insn *x = &p->insns[i];
+
+		if ((x->code == (BPF_JMP | BPF_CALL) && x->src_reg == BPF_PSEUDO_CALL) ||
+		    (x->code == (BPF_LD | BPF_DW | BPF_IMM) && x->src_reg == BPF_PSEUDO_FUNC)) {
+			int t = (int)i + 1 + x->imm;
+
+			if (t >= 0 && t < (int)n)
+				in[t] |= 1u << BPF_REG_10 | (x->src_reg == BPF_PSEUDO_FUNC ? 1u << 2 : 0);
+		}
+	}
+	while (changed) {
+		changed = false;
+		for (i = 0; i < n; i++) {
+			const struct bpf_insn *x = &p->insns[i];
+			uint8_t cls = BPF_CLASS(x->code), op = BPF_OP(x->code);
+			uint16_t st = in[i] | 1u << BPF_REG_10, src = 0;
+			int next = i + 1, jump = -1;
+
+			if (x->src_reg <= 10)
+				src = st >> x->src_reg & 1;
+			switch (cls) {
+			case BPF_ALU:
+			case BPF_ALU64:
+				if (op == BPF_MOV)
+					st &= ~(1u << x->dst_reg);
+				if (BPF_SRC(x->code) == BPF_X && src)
+					st |= 1u << x->dst_reg;
+				break;
+			case BPF_LDX:
+				st &= ~(1u << x->dst_reg);
+				break;
+			case BPF_LD:
+				st &= ~(1u << x->dst_reg);
+				if (x->code == (BPF_LD | BPF_DW | BPF_IMM))
+					next = i + 2;
+				break;
+			case BPF_STX:
+				if (src)
+					return true;
+				break;
+			case BPF_JMP:
+			case BPF_JMP32:
+				if (op == BPF_EXIT) {
+					if (st & 1)
+						return true;
+					next = -1;
+				} else if (op == BPF_CALL) {
+					if (x->src_reg == BPF_PSEUDO_CALL && (st & 0x3e))
+						return true;
+					st &= ~0x3fu;		/* r0-r5: the call's */
+				} else {
+					jump = i + 1 + (op == BPF_JA && cls == BPF_JMP32 ? x->imm : x->off);
+					if (op == BPF_JA)
+						next = -1;
+				}
+				break;
+			}
+			if (next >= 0 && next < (int)n && (in[next] | st) != in[next]) {
+				in[next] |= st;
+				changed = true;
+			}
+			if (jump >= 0 && jump < (int)n && (in[jump] | st) != in[jump]) {
+				in[jump] |= st;
+				changed = true;
+			}
+		}
+	}
+	return false;
+}
+
+/*
  * Can the interpreter's run be compared with the JIT's? Not when the
  * program calls a helper whose result differs from call to call (time,
- * random numbers, the CPU), nor when it reads the frame pointer's value
- * as a number: the two run on different stacks.
+ * random numbers, the CPU), nor when the frame pointer's value leaks into
+ * what is compared.
  */
 static bool comparable(const struct fz_prog *p)
 {
@@ -599,14 +770,8 @@ static bool comparable(const struct fz_prog *p)
 			if (k == sizeof(same) / sizeof(same[0]))
 				return false;
 		}
-		/* r10 stored, or moved into a register that can reach r0 or a map */
-		if ((BPF_CLASS(in->code) == BPF_STX && in->src_reg == BPF_REG_10) ||
-		    ((BPF_CLASS(in->code) == BPF_ALU64 || BPF_CLASS(in->code) == BPF_ALU) &&
-		     BPF_SRC(in->code) == BPF_X && in->src_reg == BPF_REG_10 &&
-		     BPF_OP(in->code) != BPF_MOV))
-			return false;
 	}
-	return true;
+	return !frame_leaks(p);
 }
 
 /* one load and run of @p, for the differential oracle's confirmation */
@@ -634,6 +799,7 @@ static int execute(const struct fz_prog *p, struct verdict *v, bool kcov, int *f
 {
 	uint32_t ret_jit = 0, ret_int = 0;
 	uint64_t h_jit = 0, h_int = 0;
+	double t0, t1;
 	int fd, fd2;
 
 	memset(v, 0, sizeof(*v));
@@ -642,12 +808,19 @@ static int execute(const struct fz_prog *p, struct verdict *v, bool kcov, int *f
 	console_len = 0;
 	if (fresh)
 		*fresh = 0;
+	t0 = now();
 	maps_fill(p);
+	t1 = now();
+	st.t_fill += t1 - t0;
 	if (kcov && !opt.no_kcov)
 		kcov_start();
 	fd = prog_load(p, opt.interp, NULL, 0, 0);
+	t0 = now();
+	st.t_load += t0 - t1;
 	if (kcov && !opt.no_kcov)
 		*fresh = kcov_stop();
+	t1 = now();
+	st.t_cov += t1 - t0;
 	st.progs++;
 	if (fd < 0) {
 		read_kmsg(v, true, false);
@@ -656,10 +829,14 @@ static int execute(const struct fz_prog *p, struct verdict *v, bool kcov, int *f
 		return 0;
 	}
 	st.accepted++;
+	if (run_fd >= 0)
+		current_write(run_fd, p, run_path);
 	if (prog_run(fd, p, &ret_jit) == 0)
 		st.runs++;
 	close(fd);
 	read_kmsg(v, true, false);
+	t0 = now();
+	st.t_run += t0 - t1;
 	if (v->key[0] || opt.interp || opt.no_diff || !comparable(p))
 		return 1;
 	h_jit = maps_hash(p);
@@ -671,6 +848,7 @@ static int execute(const struct fz_prog *p, struct verdict *v, bool kcov, int *f
 	close(fd2);
 	h_int = maps_hash(p);
 	read_kmsg(v, true, true);
+	st.t_twin += now() - t0;
 	st.diffs++;
 	/*
 	 * The checks' own oracle: the interpreter's compiled KASAN saw an
@@ -989,7 +1167,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: bjk-fuzz [-s SEED] [-t SECS] [-n PROGS] [-b BITS] [-m off|outline|inline|interp]\n"
-		"                [-o OUTDIR] [-i DIR]... [-u] [-p SECS] [-q] [-D] [-v] [-K]\n");
+		"                [-o OUTDIR] [-i DIR]... [-u] [-p SECS] [-q] [-D] [-v] [-K] [-G PERCENT]\n"
+		"                [-c FILE]\n");
 	exit(2);
 }
 
@@ -1017,10 +1196,10 @@ int main(int argc, char **argv)
 	double next;
 	uint64_t rng;
 	FILE *stats;
-	int c, i;
+	int c, i, cur_fd;
 	char *end;
 
-	while ((c = getopt(argc, argv, "s:t:n:b:m:o:i:up:qDvK")) != -1) {
+	while ((c = getopt(argc, argv, "s:t:n:b:m:o:i:up:qDvKG:c:")) != -1) {
 		switch (c) {
 		case 's':
 			opt.seed = strtoull(optarg, &end, 0);
@@ -1074,6 +1253,14 @@ int main(int argc, char **argv)
 		case 'K':
 			opt.no_kcov = true;
 			break;
+		case 'c':
+			opt.current = optarg;
+			break;
+		case 'G':
+			opt.gen_percent = strtol(optarg, &end, 0);
+			if (*end || opt.gen_percent < 0 || opt.gen_percent > 100)
+				die("-G %s: want the share of generated programs, 0 to 100 (percent)", optarg);
+			break;
 		default:
 			usage();
 		}
@@ -1110,13 +1297,25 @@ int main(int argc, char **argv)
 		corpus_load_dir(opt.in[i]);
 	next = now() + opt.progress;
 	snprintf(path, sizeof(path), "%s/current", opt.out);
+	if (opt.current) {
+		run_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (run_fd < 0)
+			die("%s: %s", path, strerror(errno));
+		run_path = strdup(path);
+		snprintf(path, sizeof(path), "%s", opt.current);
+	}
+	cur_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (cur_fd < 0)
+		die("%s: %s", path, strerror(errno));
 	for (;;) {
 		struct verdict v;
+		bool generated;
 		int fresh;
 
 		if (now() - t_start >= opt.secs || (opt.max_progs && st.progs >= opt.max_progs))
 			break;
-		if (!ncorpus || fz_mix(&rng) % 100 < 40) {
+		generated = !ncorpus || (int)(fz_mix(&rng) % 100) < opt.gen_percent;
+		if (generated) {
 			fz_generate(&p, &rng);
 			st.gen++;
 		} else {
@@ -1128,9 +1327,13 @@ int main(int argc, char **argv)
 			st.mut++;
 		}
 		/* the culprit, should this program take the guest down */
-		if (fz_prog_save(path, &p))
-			die("writing %s: %s (disk full?)", path, strerror(errno));
-		execute(&p, &v, true, &fresh);
+		current_write(cur_fd, &p, path);
+		if (execute(&p, &v, true, &fresh)) {
+			if (generated)
+				st.gen_accepted++;
+			else
+				st.mut_accepted++;
+		}
 		if (fresh)
 			corpus_add(&p, true);
 		if (v.key[0]) {
@@ -1144,12 +1347,18 @@ int main(int argc, char **argv)
 		}
 	}
 	progress(stats);
-	say("done: %llu programs (%llu generated, %llu mutated), %llu accepted, %llu runs, %llu PCs, %llu findings",
-	    (unsigned long long)st.progs, (unsigned long long)st.gen, (unsigned long long)st.mut,
+	say("done: %llu programs (%llu generated, %llu accepted; %llu mutated, %llu accepted), %llu accepted, %llu runs, %llu PCs, %llu findings",
+	    (unsigned long long)st.progs, (unsigned long long)st.gen,
+	    (unsigned long long)st.gen_accepted, (unsigned long long)st.mut,
+	    (unsigned long long)st.mut_accepted,
 	    (unsigned long long)st.accepted, (unsigned long long)st.runs,
 	    (unsigned long long)st.pcs, (unsigned long long)st.findings);
-	if (opt.why)
+	if (opt.why) {
 		why_print();
+		say("time: map fill %.1f s, loads %.1f s, coverage %.1f s, runs %.1f s, twins %.1f s, the rest %.1f s",
+		    st.t_fill, st.t_load, st.t_cov, st.t_run, st.t_twin,
+		    now() - t_start - st.t_fill - st.t_load - st.t_cov - st.t_run - st.t_twin);
+	}
 	fclose(stats);
 	return 0;
 }

@@ -155,6 +155,7 @@ static inline bool fz_insn_is_map(const struct bpf_insn *insn)
  *   seed <hex>
  *   data <hex bytes>
  *   insn <code> <dst> <src> <off> <imm>    (one a line; hex code, decimal rest)
+ *   end                                    (optional: the rest is ignored)
  * fz_prog_save() writes PATH.tmp and renames it to PATH: a file is whole or
  * absent. Both return 0, or -1 with errno (EINVAL: not a program file).
  */

@@ -1059,7 +1059,7 @@ void fz_generate(struct fz_prog *p, uint64_t *rng)
 	nsubs = 0;
 	gen_packet(&g);
 	gen_prologue(&g);
-	gen_steps(&g, 4 + rn(&g, 28));
+	gen_steps(&g, 3 + rn(&g, 14));
 	gen_epilogue(&g, false);
 	n = nsubs;
 	for (i = 0; i < n && !g.full; i++)
@@ -1213,6 +1213,9 @@ void fz_mutate(struct fz_prog *p, const struct fz_prog *other, uint64_t *rng)
 					BPF_MOD, BPF_OR, BPF_AND, BPF_LSH, BPF_RSH, BPF_ARSH, BPF_XOR, BPF_MOV };
 
 				in->code = BPF_CLASS(in->code) | BPF_SRC(in->code) | ops[fz_mix(rng) % 12];
+				/* off: sdiv/smod's 1, movsx's width; reserved for the rest */
+				if (BPF_OP(in->code) != BPF_DIV && BPF_OP(in->code) != BPF_MOD)
+					in->off = 0;
 			} else if ((BPF_CLASS(in->code) == BPF_JMP || BPF_CLASS(in->code) == BPF_JMP32) &&
 				   BPF_OP(in->code) != BPF_CALL && BPF_OP(in->code) != BPF_EXIT &&
 				   BPF_OP(in->code) != BPF_JA) {

@@ -744,10 +744,147 @@ static bool frame_leaks(const struct fz_prog *p)
 }
 
 /*
+ * May @p read stack bytes it never wrote? Privileged programs may, and get
+ * what the kernel left there, which differs between the JIT's stack and
+ * the interpreter's. A forward pass to a fixed point over which bytes of
+ * the frame (512, a bit each) every path has written, through r10 at fixed
+ * offsets; where paths join, what all of them wrote. A read through r10
+ * of a byte not written, or through another pointer into the frame (an
+ * offset not known here) unless the 96 bytes below fp that the generator
+ * zeroes are written, or a helper given a frame pointer before those are:
+ * true. Each subprogram's frame starts unwritten.
+ */
+#define FRAME_WORDS 8
+static bool stack_uninit_read(const struct fz_prog *p)
+{
+	static uint64_t init[FZ_MAX_INSNS][FRAME_WORDS];
+	static uint16_t taint[FZ_MAX_INSNS];
+	static bool seen[FZ_MAX_INSNS];
+	uint32_t i, n = p->len;
+	bool changed = true;
+	int k;
+
+	memset(seen, 0, n * sizeof(seen[0]));
+	memset(taint, 0, n * sizeof(taint[0]));
+	seen[0] = true;
+	memset(init[0], 0, sizeof(init[0]));
+	for (i = 0; i + 1 < n; i++) {
+		const struct bpf_insn *x = &p->insns[i];
+		int t = (int)i + 1 + x->imm;
+
+		if (((x->code == (BPF_JMP | BPF_CALL) && x->src_reg == BPF_PSEUDO_CALL) ||
+		     (x->code == (BPF_LD | BPF_DW | BPF_IMM) && x->src_reg == BPF_PSEUDO_FUNC)) &&
+		    t >= 0 && t < (int)n) {
+			seen[t] = true;
+			memset(init[t], 0, sizeof(init[t]));
+		}
+	}
+	while (changed) {
+		changed = false;
+		for (i = 0; i < n; i++) {
+			const struct bpf_insn *x = &p->insns[i];
+			uint8_t cls = BPF_CLASS(x->code), op = BPF_OP(x->code);
+			uint64_t w[FRAME_WORDS];
+			uint16_t tr = taint[i] | 1u << BPF_REG_10;
+			int next = i + 1, jump = -1, succ[2], sz = 0, b;
+
+			if (!seen[i])
+				continue;
+			memcpy(w, init[i], sizeof(w));
+			if (cls == BPF_LDX || cls == BPF_STX || cls == BPF_ST)
+				sz = (int[]){ 4, 2, 1, 8 }[BPF_SIZE(x->code) >> 3];	/* W H B DW */
+			switch (cls) {
+			case BPF_ALU:
+			case BPF_ALU64:
+				if (op == BPF_MOV)
+					tr &= ~(1u << x->dst_reg);
+				if (BPF_SRC(x->code) == BPF_X && x->src_reg <= 10 && (tr >> x->src_reg & 1))
+					tr |= 1u << x->dst_reg;
+				break;
+			case BPF_LD:
+				tr &= ~(1u << x->dst_reg);
+				if (x->code == (BPF_LD | BPF_DW | BPF_IMM))
+					next = i + 2;
+				break;
+			case BPF_LDX:
+			case BPF_STX:
+			case BPF_ST: {
+				int base = cls == BPF_LDX ? x->src_reg : x->dst_reg;
+				bool reads = cls == BPF_LDX || (cls == BPF_STX && BPF_MODE(x->code) == BPF_ATOMIC);
+
+				if (base == BPF_REG_10) {
+					int lo = 512 + x->off;
+
+					for (b = lo; b < lo + sz; b++) {
+						if (b < 0 || b >= 512)
+							return true;	/* the verifier refuses it anyway */
+						if (reads && !(w[b / 64] >> (b % 64) & 1))
+							return true;
+						w[b / 64] |= 1ull << (b % 64);
+					}
+				} else if (base <= 10 && (tr >> base & 1) && reads) {
+					for (b = 512 - 96; b < 512; b++)
+						if (!(w[b / 64] >> (b % 64) & 1))
+							return true;
+				}
+				if (cls == BPF_LDX)
+					tr &= ~(1u << x->dst_reg);
+				break;
+			}
+			case BPF_JMP:
+			case BPF_JMP32:
+				if (op == BPF_EXIT) {
+					next = -1;
+				} else if (op == BPF_CALL) {
+					if (tr & 0x3e)	/* a frame pointer to a helper or subprogram */
+						for (b = 512 - 96; b < 512; b++)
+							if (!(w[b / 64] >> (b % 64) & 1))
+								return true;
+					tr &= ~0x3fu;
+				} else {
+					jump = i + 1 + (op == BPF_JA && cls == BPF_JMP32 ? x->imm : x->off);
+					if (op == BPF_JA)
+						next = -1;
+				}
+				break;
+			}
+			succ[0] = next;
+			succ[1] = jump;
+			for (k = 0; k < 2; k++) {
+				int t = succ[k], j;
+				bool diff = false;
+
+				if (t < 0 || t >= (int)n)
+					continue;
+				if (!seen[t]) {
+					seen[t] = true;
+					memcpy(init[t], w, sizeof(w));
+					taint[t] = tr;
+					changed = true;
+					continue;
+				}
+				for (j = 0; j < FRAME_WORDS; j++) {
+					if ((init[t][j] & w[j]) != init[t][j]) {
+						init[t][j] &= w[j];
+						diff = true;
+					}
+				}
+				if ((taint[t] | tr) != taint[t]) {
+					taint[t] |= tr;
+					diff = true;
+				}
+				changed |= diff;
+			}
+		}
+	}
+	return false;
+}
+
+/*
  * Can the interpreter's run be compared with the JIT's? Not when the
  * program calls a helper whose result differs from call to call (time,
  * random numbers, the CPU), nor when the frame pointer's value leaks into
- * what is compared.
+ * what is compared, nor when it may read stack it never wrote.
  */
 static bool comparable(const struct fz_prog *p)
 {
@@ -771,7 +908,7 @@ static bool comparable(const struct fz_prog *p)
 				return false;
 		}
 	}
-	return !frame_leaks(p);
+	return !frame_leaks(p) && !stack_uninit_read(p);
 }
 
 /* one load and run of @p, for the differential oracle's confirmation */

@@ -4,8 +4,8 @@
  * JIT, run in a guest of the museum's kernel (KCOV on what a load runs).
  *
  *   bjk-fuzz [-s SEED] [-t SECS] [-n PROGS] [-b BITS] [-m off|outline|inline|interp]
- *            [-o OUTDIR] [-i DIR]... [-u] [-p SECS] [-q] [-D] [-v] [-K] [-G PERCENT]
- *            [-c FILE]
+ *            [-o OUTDIR] [-i DIR]... [-u | -U PREFIX] [-p SECS] [-q] [-D] [-v] [-K]
+ *            [-G PERCENT] [-c FILE]
  *
  * The loop: generate a program (gen.c) or mutate one of the corpus; fill
  * the maps it names from its seed; load it under KCOV; if the verifier
@@ -61,7 +61,7 @@ static struct {
 	unsigned int bits;
 	bool bits_set, stop_first, quiet, no_diff, interp, why, no_kcov;
 	int gen_percent;
-	const char *mode, *out, *current;
+	const char *mode, *out, *current, *stop_prefix;
 	const char *in[16];
 	int nin;
 } opt = { .secs = 60, .progress = 5, .mode = NULL, .out = "/tmp/fuzz", .gen_percent = 40 };
@@ -755,10 +755,24 @@ static bool frame_leaks(const struct fz_prog *p)
  * true. Each subprogram's frame starts unwritten.
  */
 #define FRAME_WORDS 8
+#define FOFF_UNKNOWN 1
+static bool written(const uint64_t *w, int from, int to)
+{
+	int b;
+
+	for (b = from; b < to; b++)
+		if (b < 0 || b >= 512 || !(w[b / 64] >> (b % 64) & 1))
+			return false;
+	return true;
+}
+
 static bool stack_uninit_read(const struct fz_prog *p)
 {
 	static uint64_t init[FZ_MAX_INSNS][FRAME_WORDS];
 	static uint16_t taint[FZ_MAX_INSNS];
+	/* r0-r5's offset from fp where known (a frame pointer moved by
+	 * constants), FOFF_UNKNOWN elsewhere: what a helper is given */
+	static int16_t foff[FZ_MAX_INSNS][6];
 	static bool seen[FZ_MAX_INSNS];
 	uint32_t i, n = p->len;
 	bool changed = true;
@@ -766,6 +780,9 @@ static bool stack_uninit_read(const struct fz_prog *p)
 
 	memset(seen, 0, n * sizeof(seen[0]));
 	memset(taint, 0, n * sizeof(taint[0]));
+	for (i = 0; i < n; i++)
+		for (k = 0; k < 6; k++)
+			foff[i][k] = FOFF_UNKNOWN;
 	seen[0] = true;
 	memset(init[0], 0, sizeof(init[0]));
 	for (i = 0; i + 1 < n; i++) {
@@ -786,11 +803,28 @@ static bool stack_uninit_read(const struct fz_prog *p)
 			uint8_t cls = BPF_CLASS(x->code), op = BPF_OP(x->code);
 			uint64_t w[FRAME_WORDS];
 			uint16_t tr = taint[i] | 1u << BPF_REG_10;
+			int16_t fo[6];
 			int next = i + 1, jump = -1, succ[2], sz = 0, b;
 
 			if (!seen[i])
 				continue;
 			memcpy(w, init[i], sizeof(w));
+			memcpy(fo, foff[i], sizeof(fo));
+			/* the offsets this instruction makes */
+			if (x->dst_reg < 6 && (cls == BPF_ALU64 || cls == BPF_ALU || cls == BPF_LDX ||
+					       cls == BPF_LD)) {
+				int16_t o = FOFF_UNKNOWN;
+
+				if (x->code == (BPF_ALU64 | BPF_MOV | BPF_X) && x->src_reg == BPF_REG_10)
+					o = 0;
+				else if (x->code == (BPF_ALU64 | BPF_MOV | BPF_X) && x->src_reg < 6)
+					o = fo[x->src_reg];
+				else if (x->code == (BPF_ALU64 | BPF_ADD | BPF_K) &&
+					 fo[x->dst_reg] != FOFF_UNKNOWN && x->imm >= -512 && x->imm <= 0 &&
+					 fo[x->dst_reg] + x->imm >= -512)
+					o = fo[x->dst_reg] + x->imm;
+				fo[x->dst_reg] = o;
+			}
 			if (cls == BPF_LDX || cls == BPF_STX || cls == BPF_ST)
 				sz = (int[]){ 4, 2, 1, 8 }[BPF_SIZE(x->code) >> 3];	/* W H B DW */
 			switch (cls) {
@@ -836,11 +870,22 @@ static bool stack_uninit_read(const struct fz_prog *p)
 				if (op == BPF_EXIT) {
 					next = -1;
 				} else if (op == BPF_CALL) {
-					if (tr & 0x3e)	/* a frame pointer to a helper or subprogram */
-						for (b = 512 - 96; b < 512; b++)
-							if (!(w[b / 64] >> (b % 64) & 1))
-								return true;
+					/*
+					 * A frame pointer to a helper: the 8 bytes at a
+					 * known offset (a key), the 96 below fp at an
+					 * unknown one (a value, which the generator keeps
+					 * there) must be written.
+					 */
+					for (k = 1; k <= 5; k++) {
+						if (!(tr >> k & 1))
+							continue;
+						if (fo[k] != FOFF_UNKNOWN ? !written(w, 512 + fo[k], 512 + fo[k] + 8)
+									  : !written(w, 512 - 96, 512))
+							return true;
+					}
 					tr &= ~0x3fu;
+					for (k = 0; k < 6; k++)
+						fo[k] = FOFF_UNKNOWN;
 				} else {
 					jump = i + 1 + (op == BPF_JA && cls == BPF_JMP32 ? x->imm : x->off);
 					if (op == BPF_JA)
@@ -859,9 +904,16 @@ static bool stack_uninit_read(const struct fz_prog *p)
 				if (!seen[t]) {
 					seen[t] = true;
 					memcpy(init[t], w, sizeof(w));
+					memcpy(foff[t], fo, sizeof(fo));
 					taint[t] = tr;
 					changed = true;
 					continue;
+				}
+				for (j = 0; j < 6; j++) {
+					if (foff[t][j] != fo[j] && foff[t][j] != FOFF_UNKNOWN) {
+						foff[t][j] = FOFF_UNKNOWN;
+						diff = true;
+					}
 				}
 				for (j = 0; j < FRAME_WORDS; j++) {
 					if ((init[t][j] & w[j]) != init[t][j]) {
@@ -1304,8 +1356,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: bjk-fuzz [-s SEED] [-t SECS] [-n PROGS] [-b BITS] [-m off|outline|inline|interp]\n"
-		"                [-o OUTDIR] [-i DIR]... [-u] [-p SECS] [-q] [-D] [-v] [-K] [-G PERCENT]\n"
-		"                [-c FILE]\n");
+		"                [-o OUTDIR] [-i DIR]... [-u | -U PREFIX] [-p SECS] [-q] [-D] [-v] [-K]\n"
+		"                [-G PERCENT] [-c FILE]\n");
 	exit(2);
 }
 
@@ -1336,7 +1388,7 @@ int main(int argc, char **argv)
 	int c, i, cur_fd;
 	char *end;
 
-	while ((c = getopt(argc, argv, "s:t:n:b:m:o:i:up:qDvKG:c:")) != -1) {
+	while ((c = getopt(argc, argv, "s:t:n:b:m:o:i:uU:p:qDvKG:c:")) != -1) {
 		switch (c) {
 		case 's':
 			opt.seed = strtoull(optarg, &end, 0);
@@ -1372,6 +1424,10 @@ int main(int argc, char **argv)
 			break;
 		case 'u':
 			opt.stop_first = true;
+			break;
+		case 'U':
+			opt.stop_first = true;
+			opt.stop_prefix = optarg;
 			break;
 		case 'p':
 			opt.progress = strtod(optarg, &end);
@@ -1475,7 +1531,8 @@ int main(int argc, char **argv)
 			corpus_add(&p, true);
 		if (v.key[0]) {
 			finding(&p, &v);
-			if (opt.stop_first)
+			if (opt.stop_first && (!opt.stop_prefix ||
+					       !strncmp(v.key, opt.stop_prefix, strlen(opt.stop_prefix))))
 				break;
 		}
 		if (now() >= next) {

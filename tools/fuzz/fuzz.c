@@ -272,7 +272,14 @@ static uint64_t maps_hash(const struct fz_prog *p)
 	size_t k;
 
 	for (m = 0; m < FZ_NMAPS; m++) {
-		if (!fz_map_has_values(m) || !names_map(p, m))
+		/*
+		 * Not compared: an LRU map, whose refill may evict what it
+		 * just added, and a per-CPU one, whose run wrote the copy of
+		 * whichever CPU it ran on.
+		 */
+		if (!fz_map_has_values(m) || !names_map(p, m) ||
+		    fz_maps[m].type == BPF_MAP_TYPE_LRU_HASH ||
+		    fz_maps[m].type == BPF_MAP_TYPE_PERCPU_ARRAY)
 			continue;
 		for (i = 0; i < 64; i++) {
 			int r;
@@ -656,22 +663,26 @@ static void why_print(void)
 }
 
 /*
- * Does the frame pointer's value, a number that differs between the JIT's
- * stack and the interpreter's, reach what the two runs are compared on?
- * A forward pass over the program's flow, to a fixed point: a register is
- * "frame" when it holds r10 moved or moved by arithmetic; the value leaks
- * when a frame register is stored anywhere, passed to a subprogram, or in
- * r0 at an exit. Helpers may take frame pointers (a key on the stack): they
- * read through them, they do not keep them.
+ * Does a pointer's value reach what the two runs are compared on? A
+ * pointer is a number that differs between them: the JIT's stack and the
+ * interpreter's, a hash or LRU map's element, which each refill moves, a
+ * ring buffer record. A forward pass over the program's flow, to a fixed
+ * point: a register holds a pointer when it is r10, the context, a map,
+ * a callback, a pointer a helper returned (a lookup, a reservation), or
+ * one of those moved or moved by arithmetic, or filled from the stack
+ * after a pointer was spilled there. The value leaks when a pointer is
+ * stored anywhere but the stack, passed to a subprogram, or in r0 at an
+ * exit. Helpers read through the pointers they are given, they do not
+ * keep them.
  */
-static bool frame_leaks(const struct fz_prog *p)
+static bool pointer_leaks(const struct fz_prog *p)
 {
 	static uint16_t in[FZ_MAX_INSNS];
 	uint32_t i, n = p->len;
-	bool changed = true;
+	bool changed = true, spilled = false;
 
 	memset(in, 0, n * sizeof(in[0]));
-	in[0] = 1u << BPF_REG_10;
+	in[0] = 1u << BPF_REG_10 | 1u << BPF_REG_1;
 	for (i = 0; i + 1 < n; i++) {	/* subprograms and callbacks start with r10 too */
 		const struct bpf_insn *x = &p->insns[i];
 
@@ -703,15 +714,24 @@ static bool frame_leaks(const struct fz_prog *p)
 				break;
 			case BPF_LDX:
 				st &= ~(1u << x->dst_reg);
+				if (x->src_reg == BPF_REG_10 && spilled)
+					st |= 1u << x->dst_reg;
 				break;
 			case BPF_LD:
 				st &= ~(1u << x->dst_reg);
-				if (x->code == (BPF_LD | BPF_DW | BPF_IMM))
+				if (x->code == (BPF_LD | BPF_DW | BPF_IMM)) {
+					if (x->src_reg)		/* a map, a value, a function */
+						st |= 1u << x->dst_reg;
 					next = i + 2;
+				}
 				break;
 			case BPF_STX:
-				if (src)
+				if (src && x->dst_reg != BPF_REG_10)
 					return true;
+				if (src && !spilled) {
+					spilled = true;
+					changed = true;
+				}
 				break;
 			case BPF_JMP:
 			case BPF_JMP32:
@@ -723,6 +743,9 @@ static bool frame_leaks(const struct fz_prog *p)
 					if (x->src_reg == BPF_PSEUDO_CALL && (st & 0x3e))
 						return true;
 					st &= ~0x3fu;		/* r0-r5: the call's */
+					if (x->src_reg == 0 && (x->imm == BPF_FUNC_map_lookup_elem ||
+								x->imm == BPF_FUNC_ringbuf_reserve))
+						st |= 1;
 				} else {
 					jump = i + 1 + (op == BPF_JA && cls == BPF_JMP32 ? x->imm : x->off);
 					if (op == BPF_JA)
@@ -935,14 +958,15 @@ static bool stack_uninit_read(const struct fz_prog *p)
 /*
  * Can the interpreter's run be compared with the JIT's? Not when the
  * program calls a helper whose result differs from call to call (time,
- * random numbers, the CPU), nor when the frame pointer's value leaks into
- * what is compared, nor when it may read stack it never wrote.
+ * random numbers, the CPU), nor when a pointer's value leaks into what is
+ * compared, nor when it may read stack it never wrote.
  */
 static bool comparable(const struct fz_prog *p)
 {
 	static const int32_t same[] = {
 		BPF_FUNC_map_lookup_elem, BPF_FUNC_map_update_elem, BPF_FUNC_map_delete_elem,
-		BPF_FUNC_tail_call, BPF_FUNC_loop, BPF_FUNC_ringbuf_reserve,
+		BPF_FUNC_tail_call, BPF_FUNC_loop,
+		/* not ringbuf_reserve: a record holds what an earlier one left */
 		BPF_FUNC_ringbuf_discard, BPF_FUNC_ringbuf_submit, BPF_FUNC_skb_load_bytes,
 		BPF_FUNC_map_push_elem, BPF_FUNC_map_pop_elem, BPF_FUNC_map_peek_elem,
 	};
@@ -960,7 +984,7 @@ static bool comparable(const struct fz_prog *p)
 				return false;
 		}
 	}
-	return !frame_leaks(p) && !stack_uninit_read(p);
+	return !pointer_leaks(p) && !stack_uninit_read(p);
 }
 
 /* one load and run of @p, for the differential oracle's confirmation */
@@ -1056,6 +1080,16 @@ static int execute(const struct fz_prog *p, struct verdict *v, bool kcov, int *f
 		/* each side again: a difference that is not the same twice is noise */
 		if (!run_once(p, false, &r1, &g1) || !run_once(p, true, &r2, &g2) ||
 		    r1 != ret_jit || g1 != h_jit || r2 != ret_int || g2 != h_int) {
+			/* the first few kept with -v, for whoever hunts the noise */
+			if (opt.why && st.noisy < 8) {
+				char path[4096];
+
+				snprintf(path, sizeof(path), "%s/noisy", opt.out);
+				mkdir(path, 0755);
+				snprintf(path, sizeof(path), "%s/noisy/%llu-%x-%x-%x-%x.prog", opt.out,
+					 (unsigned long long)st.noisy, ret_jit, r1, ret_int, r2);
+				fz_prog_save(path, p);
+			}
 			st.noisy++;
 			return 1;
 		}

@@ -237,6 +237,24 @@ static int get_scalar(struct gen *g)
 	return r;
 }
 
+/*
+ * Now and then, store a result into a map value: the differential oracle
+ * compares the maps after the run, so a value computed wrong is seen even
+ * when the program overwrites the register later.
+ */
+static void observe(struct gen *g, int r)
+{
+	int p = pick(g, K_MAPVAL, 6, 9), sz;
+
+	if (p < 0 || !chance(g, 40))
+		return;
+	sz = g->r[p].size >= 8 ? 8 : g->r[p].size >= 4 ? 4 : 0;
+	if (!sz)
+		return;
+	emit(g, I(BPF_STX | BPF_MEM | (sz == 8 ? BPF_DW : BPF_W), p, r,
+		  (int16_t)(rn(g, (g->r[p].size - sz) / sz + 1) * sz), 0));
+}
+
 /* dst op= src|imm: every ALU operation, 32 and 64 bit; the estimate kept where simple */
 static void gen_alu(struct gen *g)
 {
@@ -293,6 +311,7 @@ static void gen_alu(struct gen *g)
 	}
 	emit(g, I(cls | op | (x ? BPF_X : BPF_K), dst, x ? src : 0, off, x ? 0 : imm));
 
+	observe(g, dst);
 	/* the estimate: only the forms whose result range is plain */
 	if (op == BPF_MOV && !x && !off) {
 		mark_const(g, dst, alu64 ? (uint64_t)(int64_t)imm : (uint32_t)imm);
@@ -423,6 +442,87 @@ static void gen_bounded_arith(struct gen *g, int r)
 	}
 }
 
+/* small constants: the ones comparisons and masks in real programs use */
+static const int32_t small_k[] = {
+	0, 1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 48, 63, 64, 255, 0xffff, -1, 0x7fffffff,
+	(int32_t)0x80000000,
+};
+
+static int32_t some_small(struct gen *g)
+{
+	return small_k[rn(g, sizeof(small_k) / sizeof(small_k[0]))];
+}
+
+/*
+ * dst = a constant, then a few operations with constants on it, 32 and 64
+ * bit: what constant folding leaves in compiled code, and what the
+ * verifier must track exactly.
+ */
+static void gen_const_chain(struct gen *g, int dst)
+{
+	int n = 1 + rn(g, 3);
+
+	emit(g, I((chance(g, 50) ? BPF_ALU : BPF_ALU64) | BPF_MOV | BPF_K, dst, 0, 0,
+		  chance(g, 50) ? some_small(g) : some_imm(g)));
+	while (n--) {
+		static const uint8_t ops[] = { BPF_ADD, BPF_SUB, BPF_AND, BPF_OR, BPF_XOR,
+			BPF_LSH, BPF_RSH, BPF_ARSH, BPF_MUL };
+		uint8_t op = ops[rn(g, sizeof(ops) / sizeof(ops[0]))];
+		bool alu64 = chance(g, 50);
+		int32_t k = some_small(g);
+
+		if (op == BPF_LSH || op == BPF_RSH || op == BPF_ARSH)
+			k = alu64 ? (chance(g, 50) ? 32 : rn(g, 64)) : rn(g, 32);
+		emit(g, I((alu64 ? BPF_ALU64 : BPF_ALU) | op | BPF_K, dst, 0, 0, k));
+	}
+	mark_scalar(g, dst, false, 0, 0);
+}
+
+/*
+ * What a scalar goes through between where it is read and where it is
+ * used: comparisons of either width that leave the way on, 32-bit moves
+ * of itself, operations with small constants, a comparison with another
+ * scalar. No estimate is kept: the caller trusts the verifier's.
+ */
+static void gen_derivation(struct gen *g, int s)
+{
+	static const uint8_t jops[] = { BPF_JGT, BPF_JGE, BPF_JLT, BPF_JLE, BPF_JSGT,
+		BPF_JSGE, BPF_JSLT, BPF_JSLE, BPF_JNE, BPF_JEQ, BPF_JSET };
+	int n = rn(g, 6), o;
+
+	while (n-- > 0) {
+		switch (rn(g, 5)) {
+		case 0:
+		case 1:
+			jmp_out(g, (chance(g, 50) ? BPF_JMP32 : BPF_JMP) |
+				jops[rn(g, sizeof(jops) / sizeof(jops[0]))] | BPF_K, s, 0, some_small(g));
+			break;
+		case 2:
+			emit(g, I(BPF_ALU | BPF_MOV | BPF_X, s, s, 0, 0));
+			break;
+		case 3: {
+			static const uint8_t ops[] = { BPF_ADD, BPF_SUB, BPF_AND, BPF_OR,
+				BPF_XOR, BPF_LSH, BPF_RSH, BPF_ARSH, BPF_MUL, BPF_NEG };
+			uint8_t op = ops[rn(g, sizeof(ops) / sizeof(ops[0]))];
+			bool alu64 = chance(g, 50);
+			int32_t k = some_small(g);
+
+			if (op == BPF_LSH || op == BPF_RSH || op == BPF_ARSH)
+				k = rn(g, alu64 ? 64 : 32);
+			if (op == BPF_NEG)
+				k = 0;
+			emit(g, I((alu64 ? BPF_ALU64 : BPF_ALU) | op | BPF_K, s, 0, 0, k));
+			break;
+		}
+		default:
+			o = pick(g, K_SCALAR, 0, 9);
+			if (o >= 0 && o != s)
+				jmp_out(g, (chance(g, 50) ? BPF_JMP32 : BPF_JMP) |
+					jops[rn(g, sizeof(jops) / sizeof(jops[0]))] | BPF_X, s, o, 0);
+		}
+	}
+}
+
 /* ---- memory ---- */
 
 static const uint8_t size_code[] = { BPF_B, BPF_H, BPF_W, BPF_DW };
@@ -527,21 +627,15 @@ static void gen_ptr_access(struct gen *g)
 	trust = g->risky && chance(g, 40);
 	if (trust) {
 		/*
-		 * Trust the verifier: no bound of the estimate's. A single
-		 * comparison at most, then the access as if the scalar were
-		 * small: a correct verifier takes it only where it proved the
-		 * access safe, from constants and the program's own checks.
+		 * Trust the verifier: no bound of the estimate's. A few
+		 * comparisons of either width, a few operations with small
+		 * constants, then the access as if the scalar were small: a
+		 * correct verifier takes it only where it proved the access
+		 * safe, from constants and the program's own checks.
 		 */
-		if (chance(g, 50)) {
-			static const uint8_t jops[] = { BPF_JGT, BPF_JGE, BPF_JLT, BPF_JLE,
-				BPF_JSGT, BPF_JSGE, BPF_JSLT, BPF_JSLE, BPF_JNE, BPF_JEQ };
-
-			jmp_out(g, (chance(g, 50) ? BPF_JMP32 : BPF_JMP) |
-				jops[rn(g, sizeof(jops) / sizeof(jops[0]))] | BPF_K, s, 0,
-				(int32_t)interesting[rn(g, 20)]);
-		}
-		if (chance(g, 50))
-			gen_bounded_arith(g, s);
+		if (chance(g, 30))
+			gen_const_chain(g, s);
+		gen_derivation(g, s);
 		g->r[s].bounded = true;
 		g->r[s].lo = g->r[s].hi = 0;
 	} else if (!g->r[s].bounded || g->r[s].hi > (uint64_t)space || chance(g, 30)) {
@@ -917,7 +1011,20 @@ static void gen_epilogue(struct gen *g, bool callback)
 	int r = pick(g, K_SCALAR, 0, 9), end_jmp, out = 0, i;
 
 	if (r >= 0 && !callback) {
+		int i;
+
+		/*
+		 * The result: every scalar the program holds folded in, upper
+		 * halves too, so that a value computed wrong anywhere shows in
+		 * the 32 bits the differential oracle compares.
+		 */
 		emit(g, I(BPF_ALU64 | BPF_MOV | BPF_X, 0, r, 0, 0));
+		for (i = 1; i <= 9; i++)
+			if (i != r && g->r[i].k == K_SCALAR)
+				emit(g, I(BPF_ALU64 | BPF_XOR | BPF_X, 0, i, 0, 0));
+		emit(g, I(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, 0, 0, 0));
+		emit(g, I(BPF_ALU64 | BPF_RSH | BPF_K, BPF_REG_1, 0, 0, 32));
+		emit(g, I(BPF_ALU64 | BPF_XOR | BPF_X, 0, BPF_REG_1, 0, 0));
 	} else {
 		emit(g, I(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, callback ? rn(g, 2) : rn(g, 4)));
 	}

@@ -20,6 +20,7 @@ src=$BJK_ROOT/tools/fuzz
 uapi=$(tree_dir)/tools/include/uapi
 [ -d "$uapi" ] || die "$uapi missing: the tree is not unpacked (make test does it first)"
 
+printf 'KTAP version 1\n1..7\n' | tee -a "$host_ktap"
 if ! gcc -O2 -Wall -Wextra -Werror -Wno-missing-field-initializers -I"$uapi" \
 	-o "$work/selftest" "$src/selftest.c" "$src/gen.c" "$src/progfile.c" "$src/repro.c" "$src/btf.c" \
 	>"$work/cc.log" 2>&1; then

@@ -27,8 +27,16 @@
  *
  * -b sets the museum's bugs (bpf_museum); -m must be the boot's check mode
  * (bpf_jit_kasan is a boot parameter), or interp: every load with the JIT
- * off. Exit status: 0 when the budget (-t, -n) was spent or -u found one;
- * 1 on an error, with its reason.
+ * off. -s the seed; -t, -n the budget in seconds and programs; -o where it
+ * writes (docs/fuzz.md); -i corpora to replay first; -u stops at the first
+ * finding, -U PREFIX at the first whose key starts with PREFIX; -p the
+ * progress interval; -q quiet; -D no interpreted twin; -v samples of why
+ * programs are refused, of noisy differences, and where the time goes;
+ * -K no KCOV; -G the share of generated programs (the rest mutated; 100:
+ * the same programs on every machine); -c FILE keeps the program being
+ * loaded there, OUTDIR/current getting it only before it runs. Exit
+ * status: 0 when the budget was spent or -u, -U found one; 1 on an error,
+ * with its reason.
  */
 #define _GNU_SOURCE
 #include <dirent.h>

@@ -1426,6 +1426,7 @@ int main(int argc, char **argv)
 	char path[4096];
 	double next;
 	uint64_t rng;
+	uint64_t replayed;
 	FILE *stats;
 	int c, i, cur_fd;
 	char *end;
@@ -1530,6 +1531,7 @@ int main(int argc, char **argv)
 	t_start = now();
 	for (i = 0; i < opt.nin; i++)
 		corpus_load_dir(opt.in[i]);
+	replayed = st.progs;	/* -n counts the loop's programs, after the replays */
 	next = now() + opt.progress;
 	snprintf(path, sizeof(path), "%s/current", opt.out);
 	if (opt.current) {
@@ -1547,7 +1549,8 @@ int main(int argc, char **argv)
 		bool generated;
 		int fresh;
 
-		if (now() - t_start >= opt.secs || (opt.max_progs && st.progs >= opt.max_progs))
+		if (now() - t_start >= opt.secs ||
+		    (opt.max_progs && st.progs - replayed >= opt.max_progs))
 			break;
 		generated = !ncorpus || (int)(fz_mix(&rng) % 100) < opt.gen_percent;
 		if (generated) {

@@ -40,13 +40,6 @@
 #define TYPE_PROTO	2
 #define TYPE_FUNC0	3
 
-/* Does @in name a subprogram's start at @i + 1 + imm (add_subprog_and_kfunc())? */
-static bool names_subprog(const struct bpf_insn *in)
-{
-	return (in->code == (BPF_JMP | BPF_CALL) && in->src_reg == BPF_PSEUDO_CALL) ||
-	       (in->code == (BPF_LD | BPF_IMM | BPF_DW) && in->src_reg == BPF_PSEUDO_FUNC);
-}
-
 static void put(uint8_t *b, size_t *off, const void *v, size_t n)
 {
 	memcpy(b + *off, v, n);
@@ -80,7 +73,7 @@ int fz_btf_build(const struct fz_prog *p, void *buf, size_t size, struct bpf_fun
 	for (i = 0; i < p->len; i++) {
 		int64_t tgt = (int64_t)i + 1 + p->insns[i].imm;
 
-		if (!names_subprog(&p->insns[i]))
+		if (!fz_insn_names_subprog(&p->insns[i]))
 			continue;
 		any = true;
 		if (tgt >= 0 && tgt < p->len)

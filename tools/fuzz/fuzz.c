@@ -160,6 +160,17 @@ static void jit_enable(bool on)
 		    strerror(errno));
 }
 
+/* FNV-1a over @n bytes, on from @h: the hashes of map contents and programs */
+static uint64_t fnv(uint64_t h, const void *b, size_t n)
+{
+	const uint8_t *c = b;
+
+	while (n--)
+		h = (h ^ *c++) * 0x100000001b3ull;
+	return h;
+}
+#define FNV_BASIS 0xcbf29ce484222325ull
+
 /* ---- maps ---- */
 
 static int map_create(const struct fz_map *m)
@@ -213,14 +224,18 @@ static bool names_map(const struct fz_prog *p, int m)
 	return false;
 }
 
+/* a per-CPU map's value in its buffer: one a CPU, each 8-byte aligned */
+static size_t percpu_stride(int m)
+{
+	return (fz_maps[m].value_size + 7) & ~7ul;
+}
+
 /* the value buffer of one element: per-cpu maps take one per CPU */
 static size_t value_bytes(int m)
 {
-	size_t v = fz_maps[m].value_size;
-
 	if (fz_maps[m].type == BPF_MAP_TYPE_PERCPU_ARRAY)
-		return ((v + 7) & ~7ul) * ncpus;
-	return v;
+		return percpu_stride(m) * ncpus;
+	return fz_maps[m].value_size;
 }
 
 /* Can a run of @p add keys to a hash map? Only through these helpers. */
@@ -234,6 +249,19 @@ static bool adds_keys(const struct fz_prog *p)
 		     p->insns[i].imm == BPF_FUNC_map_delete_elem))
 			return true;
 	return false;
+}
+
+/*
+ * The keys of map @m a run of @p may leave something under: its elements,
+ * and in a hash map the keys up to 64 that the generator's and mutator's
+ * updates use, when @p updates or deletes.
+ */
+static uint32_t keys_touched(const struct fz_prog *p, int m)
+{
+	if ((fz_maps[m].type == BPF_MAP_TYPE_HASH || fz_maps[m].type == BPF_MAP_TYPE_LRU_HASH) &&
+	    adds_keys(p))
+		return 64;
+	return fz_maps[m].max_entries;
 }
 
 /* every value map @p names, as its seed says; keys a run added gone */
@@ -250,21 +278,16 @@ static void maps_fill(const struct fz_prog *p)
 		for (i = 0; i < fz_maps[m].max_entries; i++) {
 			fz_map_key(m, i, key);
 			if (fz_maps[m].type == BPF_MAP_TYPE_PERCPU_ARRAY) {
-				size_t v = (fz_maps[m].value_size + 7) & ~7ul;
-
 				for (c = 0; c < ncpus; c++)
-					fz_map_value(p->seed, m, i, val + c * v);
+					fz_map_value(p->seed, m, i, val + c * percpu_stride(m));
 			} else {
 				fz_map_value(p->seed, m, i, val);
 			}
 			map_update(map_fd[m], key, val);
 		}
-		if ((fz_maps[m].type == BPF_MAP_TYPE_HASH ||
-		     fz_maps[m].type == BPF_MAP_TYPE_LRU_HASH) && adds_keys(p)) {
-			for (i = fz_maps[m].max_entries; i < 64; i++) {
-				fz_map_key(m, i, key);
-				map_delete(map_fd[m], key);
-			}
+		for (i = fz_maps[m].max_entries; i < keys_touched(p, m); i++) {
+			fz_map_key(m, i, key);
+			map_delete(map_fd[m], key);
 		}
 	}
 }
@@ -273,11 +296,10 @@ static void maps_fill(const struct fz_prog *p)
 static uint64_t maps_hash(const struct fz_prog *p)
 {
 	static uint8_t val[64 * 64];
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = FNV_BASIS;
 	uint8_t key[8];
 	int m;
 	uint32_t i;
-	size_t k;
 
 	for (m = 0; m < FZ_NMAPS; m++) {
 		/*
@@ -289,19 +311,15 @@ static uint64_t maps_hash(const struct fz_prog *p)
 		    fz_maps[m].type == BPF_MAP_TYPE_LRU_HASH ||
 		    fz_maps[m].type == BPF_MAP_TYPE_PERCPU_ARRAY)
 			continue;
-		for (i = 0; i < 64; i++) {
-			int r;
+		for (i = 0; i < keys_touched(p, m); i++) {
+			uint8_t found;
 
-			if (i >= fz_maps[m].max_entries &&
-			    ((fz_maps[m].type != BPF_MAP_TYPE_HASH &&
-			      fz_maps[m].type != BPF_MAP_TYPE_LRU_HASH) || !adds_keys(p)))
-				break;
 			fz_map_key(m, i, key);
 			memset(val, 0, value_bytes(m));
-			r = map_lookup(map_fd[m], key, val);
-			h = (h ^ (r == 0)) * 0x100000001b3ull;
-			for (k = 0; r == 0 && k < value_bytes(m); k++)
-				h = (h ^ val[k]) * 0x100000001b3ull;
+			found = map_lookup(map_fd[m], key, val) == 0;
+			h = fnv(h, &found, 1);
+			if (found)
+				h = fnv(h, val, value_bytes(m));
 		}
 	}
 	return h;
@@ -671,6 +689,38 @@ static void why_print(void)
 }
 
 /*
+ * Where the flow goes after insn @i of @p, for the passes below: *next
+ * (the instruction after it, past an ld_imm64's second half; -1 after an
+ * exit or a jump that always goes) and *jump (a branch's target, -1 for
+ * none). A call falls through; its callee is a start of its own.
+ */
+static void flow_succ(const struct fz_prog *p, uint32_t i, int *next, int *jump)
+{
+	const struct bpf_insn *x = &p->insns[i];
+	uint8_t cls = BPF_CLASS(x->code), op = BPF_OP(x->code);
+
+	*next = i + (fz_insn_is_ld64(x) ? 2 : 1);
+	*jump = -1;
+	if (cls != BPF_JMP && cls != BPF_JMP32)
+		return;
+	if (op == BPF_EXIT) {
+		*next = -1;
+	} else if (op != BPF_CALL) {
+		*jump = i + 1 + (op == BPF_JA && cls == BPF_JMP32 ? x->imm : x->off);
+		if (op == BPF_JA)
+			*next = -1;
+	}
+}
+
+/* the subprogram or callback insn @i of @p names, -1 for none or outside @p */
+static int subprog_at(const struct fz_prog *p, uint32_t i)
+{
+	int t = (int)i + 1 + p->insns[i].imm;
+
+	return fz_insn_names_subprog(&p->insns[i]) && t >= 0 && t < (int)p->len ? t : -1;
+}
+
+/*
  * Does a pointer's value reach what the two runs are compared on? A
  * pointer is a number that differs between them: the JIT's stack and the
  * interpreter's, a hash or LRU map's element, which each refill moves, a
@@ -692,15 +742,11 @@ static bool pointer_leaks(const struct fz_prog *p)
 	memset(in, 0, n * sizeof(in[0]));
 	in[0] = 1u << BPF_REG_10 | 1u << BPF_REG_1;
 	for (i = 0; i + 1 < n; i++) {	/* subprograms and callbacks start with r10 too */
-		const struct bpf_insn *x = &p->insns[i];
+		int t = subprog_at(p, i);
 
-		if ((x->code == (BPF_JMP | BPF_CALL) && x->src_reg == BPF_PSEUDO_CALL) ||
-		    (x->code == (BPF_LD | BPF_DW | BPF_IMM) && x->src_reg == BPF_PSEUDO_FUNC)) {
-			int t = (int)i + 1 + x->imm;
-
-			if (t >= 0 && t < (int)n)
-				in[t] |= 1u << BPF_REG_10 | (x->src_reg == BPF_PSEUDO_FUNC ? 1u << 2 : 0);
-		}
+		if (t >= 0)
+			in[t] |= 1u << BPF_REG_10 |
+				 (p->insns[i].src_reg == BPF_PSEUDO_FUNC ? 1u << 2 : 0);
 	}
 	while (changed) {
 		changed = false;
@@ -708,8 +754,9 @@ static bool pointer_leaks(const struct fz_prog *p)
 			const struct bpf_insn *x = &p->insns[i];
 			uint8_t cls = BPF_CLASS(x->code), op = BPF_OP(x->code);
 			uint16_t st = in[i] | 1u << BPF_REG_10, src = 0;
-			int next = i + 1, jump = -1;
+			int next, jump;
 
+			flow_succ(p, i, &next, &jump);
 			if (x->src_reg <= 10)
 				src = st >> x->src_reg & 1;
 			switch (cls) {
@@ -727,11 +774,8 @@ static bool pointer_leaks(const struct fz_prog *p)
 				break;
 			case BPF_LD:
 				st &= ~(1u << x->dst_reg);
-				if (x->code == (BPF_LD | BPF_DW | BPF_IMM)) {
-					if (x->src_reg)		/* a map, a value, a function */
-						st |= 1u << x->dst_reg;
-					next = i + 2;
-				}
+				if (fz_insn_is_ld64(x) && x->src_reg)	/* a map, a value, a function */
+					st |= 1u << x->dst_reg;
 				break;
 			case BPF_STX:
 				if (src && x->dst_reg != BPF_REG_10)
@@ -743,10 +787,8 @@ static bool pointer_leaks(const struct fz_prog *p)
 				break;
 			case BPF_JMP:
 			case BPF_JMP32:
-				if (op == BPF_EXIT) {
-					if (st & 1)
-						return true;
-					next = -1;
+				if (op == BPF_EXIT && (st & 1)) {
+					return true;
 				} else if (op == BPF_CALL) {
 					if (x->src_reg == BPF_PSEUDO_CALL && (st & 0x3e))
 						return true;
@@ -754,10 +796,6 @@ static bool pointer_leaks(const struct fz_prog *p)
 					if (x->src_reg == 0 && (x->imm == BPF_FUNC_map_lookup_elem ||
 								x->imm == BPF_FUNC_ringbuf_reserve))
 						st |= 1;
-				} else {
-					jump = i + 1 + (op == BPF_JA && cls == BPF_JMP32 ? x->imm : x->off);
-					if (op == BPF_JA)
-						next = -1;
 				}
 				break;
 			}
@@ -817,12 +855,9 @@ static bool stack_uninit_read(const struct fz_prog *p)
 	seen[0] = true;
 	memset(init[0], 0, sizeof(init[0]));
 	for (i = 0; i + 1 < n; i++) {
-		const struct bpf_insn *x = &p->insns[i];
-		int t = (int)i + 1 + x->imm;
+		int t = subprog_at(p, i);
 
-		if (((x->code == (BPF_JMP | BPF_CALL) && x->src_reg == BPF_PSEUDO_CALL) ||
-		     (x->code == (BPF_LD | BPF_DW | BPF_IMM) && x->src_reg == BPF_PSEUDO_FUNC)) &&
-		    t >= 0 && t < (int)n) {
+		if (t >= 0) {
 			seen[t] = true;
 			memset(init[t], 0, sizeof(init[t]));
 		}
@@ -835,10 +870,11 @@ static bool stack_uninit_read(const struct fz_prog *p)
 			uint64_t w[FRAME_WORDS];
 			uint16_t tr = taint[i] | 1u << BPF_REG_10;
 			int16_t fo[6];
-			int next = i + 1, jump = -1, succ[2], sz = 0, b;
+			int succ[2], sz = 0, b;
 
 			if (!seen[i])
 				continue;
+			flow_succ(p, i, &succ[0], &succ[1]);
 			memcpy(w, init[i], sizeof(w));
 			memcpy(fo, foff[i], sizeof(fo));
 			/* the offsets this instruction makes */
@@ -868,8 +904,6 @@ static bool stack_uninit_read(const struct fz_prog *p)
 				break;
 			case BPF_LD:
 				tr &= ~(1u << x->dst_reg);
-				if (x->code == (BPF_LD | BPF_DW | BPF_IMM))
-					next = i + 2;
 				break;
 			case BPF_LDX:
 			case BPF_STX:
@@ -887,10 +921,9 @@ static bool stack_uninit_read(const struct fz_prog *p)
 							return true;
 						w[b / 64] |= 1ull << (b % 64);
 					}
-				} else if (base <= 10 && (tr >> base & 1) && reads) {
-					for (b = 512 - 96; b < 512; b++)
-						if (!(w[b / 64] >> (b % 64) & 1))
-							return true;
+				} else if (base <= 10 && (tr >> base & 1) && reads &&
+					   !written(w, 512 - 96, 512)) {
+					return true;
 				}
 				if (cls == BPF_LDX)
 					tr &= ~(1u << x->dst_reg);
@@ -898,9 +931,7 @@ static bool stack_uninit_read(const struct fz_prog *p)
 			}
 			case BPF_JMP:
 			case BPF_JMP32:
-				if (op == BPF_EXIT) {
-					next = -1;
-				} else if (op == BPF_CALL) {
+				if (op == BPF_CALL) {
 					/*
 					 * A frame pointer to a helper: the 8 bytes at a
 					 * known offset (a key), the 96 below fp at an
@@ -917,15 +948,9 @@ static bool stack_uninit_read(const struct fz_prog *p)
 					tr &= ~0x3fu;
 					for (k = 0; k < 6; k++)
 						fo[k] = FOFF_UNKNOWN;
-				} else {
-					jump = i + 1 + (op == BPF_JA && cls == BPF_JMP32 ? x->imm : x->off);
-					if (op == BPF_JA)
-						next = -1;
 				}
 				break;
 			}
-			succ[0] = next;
-			succ[1] = jump;
 			for (k = 0; k < 2; k++) {
 				int t = succ[k], j;
 				bool diff = false;
@@ -1021,7 +1046,7 @@ static int execute(const struct fz_prog *p, struct verdict *v, bool kcov, int *f
 	uint32_t ret_jit = 0, ret_int = 0;
 	uint64_t h_jit = 0, h_int = 0;
 	double t0, t1;
-	int fd, fd2;
+	int fd;
 
 	memset(v, 0, sizeof(*v));
 	console_len = 0;
@@ -1061,13 +1086,8 @@ static int execute(const struct fz_prog *p, struct verdict *v, bool kcov, int *f
 	if (v->key[0] || opt.interp || opt.no_diff || !comparable(p))
 		return 1;
 	h_jit = maps_hash(p);
-	maps_fill(p);
-	fd2 = prog_load(p, true, NULL, 0, 0);
-	if (fd2 < 0)
+	if (!run_once(p, true, &ret_int, &h_int))
 		return 1;	/* the interpreter refuses what the JIT took: hardening, sizes */
-	prog_run(fd2, p, &ret_int);
-	close(fd2);
-	h_int = maps_hash(p);
 	read_kmsg(v, true, true);
 	st.t_twin += now() - t0;
 	st.diffs++;
@@ -1134,7 +1154,7 @@ static void mkdir_p(const char *path)
 
 static bool ld64_second(const struct fz_prog *p, uint32_t i)
 {
-	return i && p->insns[i - 1].code == (BPF_LD | BPF_DW | BPF_IMM);
+	return i && fz_insn_is_ld64(&p->insns[i - 1]);
 }
 
 /* the same finding again? (run a few times: a report may depend on layout) */
@@ -1255,18 +1275,15 @@ static void finding(struct fz_prog *orig, struct verdict *v)
 static void corpus_add(const struct fz_prog *p, bool save)
 {
 	char path[4096];
-	uint64_t h = 0xcbf29ce484222325ull;
-	const uint8_t *b = (const uint8_t *)p->insns;
-	size_t i;
+	uint64_t h = fnv(FNV_BASIS, p->insns, p->len * sizeof(p->insns[0]));
 
+	/* a full corpus: the program takes a slot its hash picks */
 	if (ncorpus < CORPUS_MAX)
 		corpus[ncorpus++] = *p;
 	else
-		corpus[fz_mix(&h) % CORPUS_MAX] = *p;
+		corpus[h % CORPUS_MAX] = *p;
 	if (!save)
 		return;
-	for (i = 0; i < p->len * sizeof(p->insns[0]); i++)
-		h = (h ^ b[i]) * 0x100000001b3ull;
 	snprintf(path, sizeof(path), "%s/corpus/%016llx.prog", opt.out, (unsigned long long)h);
 	if (fz_prog_save(path, p))
 		die("writing %s: %s (disk full?)", path, strerror(errno));

@@ -141,11 +141,27 @@ static inline void fz_map_value(uint64_t seed, int m, uint32_t i, void *val)
 	}
 }
 
-/* Is insn @i the first half of an ld_imm64 that names a map? */
+/* Is @insn the first half of an ld_imm64 (two instruction slots)? */
+static inline bool fz_insn_is_ld64(const struct bpf_insn *insn)
+{
+	return insn->code == (BPF_LD | BPF_DW | BPF_IMM);
+}
+
+/* Is @insn the first half of an ld_imm64 that names a map? */
 static inline bool fz_insn_is_map(const struct bpf_insn *insn)
 {
-	return insn->code == (BPF_LD | BPF_DW | BPF_IMM) &&
+	return fz_insn_is_ld64(insn) &&
 	       (insn->src_reg == BPF_PSEUDO_MAP_FD || insn->src_reg == BPF_PSEUDO_MAP_VALUE);
+}
+
+/*
+ * Does @insn name a subprogram's start, at its index + 1 + imm: a
+ * bpf-to-bpf call or a callback's ld_imm64 (add_subprog_and_kfunc())?
+ */
+static inline bool fz_insn_names_subprog(const struct bpf_insn *insn)
+{
+	return (insn->code == (BPF_JMP | BPF_CALL) && insn->src_reg == BPF_PSEUDO_CALL) ||
+	       (fz_insn_is_ld64(insn) && insn->src_reg == BPF_PSEUDO_FUNC);
 }
 
 /*

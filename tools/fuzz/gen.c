@@ -96,6 +96,13 @@ static void jmp_out(struct gen *g, uint8_t code, int dst, int src, int32_t imm)
 	}
 }
 
+/* every conditional jump (the order: what a branch's draw picks) */
+static const uint8_t cond_ops[] = {
+	BPF_JEQ, BPF_JNE, BPF_JGT, BPF_JGE, BPF_JLT, BPF_JLE, BPF_JSGT, BPF_JSGE,
+	BPF_JSLT, BPF_JSLE, BPF_JSET,
+};
+#define NCOND_OPS (sizeof(cond_ops) / sizeof(cond_ops[0]))
+
 static const uint64_t interesting[] = {
 	0, 1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 48, 63, 64, 127, 128, 255, 256, 4095, 4096,
 	0x7fff, 0x8000, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0xffffffff, 0x100000000ull,
@@ -911,11 +918,7 @@ static void gen_loop(struct gen *g)
 static void gen_diamond(struct gen *g)
 {
 	int a = get_scalar(g), b = pick(g, K_SCALAR, 0, 9), at, i;
-	static const uint8_t jops[] = {
-		BPF_JEQ, BPF_JNE, BPF_JGT, BPF_JGE, BPF_JLT, BPF_JLE, BPF_JSGT, BPF_JSGE,
-		BPF_JSLT, BPF_JSLE, BPF_JSET,
-	};
-	uint8_t op = jops[rn(g, sizeof(jops) / sizeof(jops[0]))];
+	uint8_t op = cond_ops[rn(g, NCOND_OPS)];
 	struct reg save[11];
 	bool x = b >= 0 && chance(g, 50);
 
@@ -1181,11 +1184,6 @@ void fz_generate(struct fz_prog *p, uint64_t *rng)
 
 /* ---- mutation ---- */
 
-static bool is_ld64(const struct bpf_insn *in)
-{
-	return in->code == (BPF_LD | BPF_DW | BPF_IMM);
-}
-
 /* insert @n instructions at @at (before it); their slots are left to the caller */
 bool fz_insert(struct fz_prog *p, uint32_t at, uint32_t n)
 {
@@ -1206,7 +1204,7 @@ bool fz_insert(struct fz_prog *p, uint32_t at, uint32_t n)
 			if (i >= at && i < at + n)
 				continue;
 			src = i < at ? (int)i : (int)i - (int)n;	/* index before */
-			if (is_ld64(in) && in->src_reg == BPF_PSEUDO_FUNC) {
+			if (fz_insn_is_ld64(in) && in->src_reg == BPF_PSEUDO_FUNC) {
 				d = &in->imm;
 			} else if ((cls == BPF_JMP || cls == BPF_JMP32) && BPF_OP(in->code) == BPF_CALL) {
 				if (in->src_reg != BPF_PSEUDO_CALL)
@@ -1248,7 +1246,7 @@ void fz_delete(struct fz_prog *p, uint32_t at, uint32_t n)
 
 		if (i >= at && i < at + n)
 			continue;
-		if (is_ld64(in) && in->src_reg == BPF_PSEUDO_FUNC)
+		if (fz_insn_is_ld64(in) && in->src_reg == BPF_PSEUDO_FUNC)
 			d = &in->imm;
 		else if ((cls == BPF_JMP || cls == BPF_JMP32) && BPF_OP(in->code) == BPF_CALL &&
 			 in->src_reg == BPF_PSEUDO_CALL)
@@ -1278,7 +1276,7 @@ static uint32_t pick_insn(struct fz_prog *p, uint64_t *rng)
 	uint32_t i = fz_mix(rng) % p->len;
 
 	/* not the second half of an ld_imm64 */
-	if (i && is_ld64(&p->insns[i - 1]))
+	if (i && fz_insn_is_ld64(&p->insns[i - 1]))
 		i--;
 	return i;
 }
@@ -1298,7 +1296,7 @@ void fz_mutate(struct fz_prog *p, const struct fz_prog *other, uint64_t *rng)
 		in = &p->insns[i];
 		switch (fz_mix(rng) % 10) {
 		case 0:		/* immediate */
-			if (!is_ld64(in) && BPF_OP(in->code) != BPF_CALL)
+			if (!fz_insn_is_ld64(in) && BPF_OP(in->code) != BPF_CALL)
 				in->imm = some_imm(&g);
 			break;
 		case 1:		/* offset of a memory access */
@@ -1307,7 +1305,7 @@ void fz_mutate(struct fz_prog *p, const struct fz_prog *other, uint64_t *rng)
 				in->off += (int)(fz_mix(rng) % 17) - 8;
 			break;
 		case 2:		/* a register */
-			if (!is_ld64(in)) {
+			if (!fz_insn_is_ld64(in)) {
 				if (fz_mix(rng) & 1)
 					in->dst_reg = fz_mix(rng) % 10;
 				else if (BPF_SRC(in->code) == BPF_X)
@@ -1326,10 +1324,8 @@ void fz_mutate(struct fz_prog *p, const struct fz_prog *other, uint64_t *rng)
 			} else if ((BPF_CLASS(in->code) == BPF_JMP || BPF_CLASS(in->code) == BPF_JMP32) &&
 				   BPF_OP(in->code) != BPF_CALL && BPF_OP(in->code) != BPF_EXIT &&
 				   BPF_OP(in->code) != BPF_JA) {
-				static const uint8_t j[] = { BPF_JEQ, BPF_JNE, BPF_JGT, BPF_JGE, BPF_JLT,
-					BPF_JLE, BPF_JSGT, BPF_JSGE, BPF_JSLT, BPF_JSLE, BPF_JSET };
-
-				in->code = BPF_CLASS(in->code) | BPF_SRC(in->code) | j[fz_mix(rng) % 11];
+				in->code = BPF_CLASS(in->code) | BPF_SRC(in->code) |
+					   cond_ops[fz_mix(rng) % NCOND_OPS];
 			} else if (BPF_CLASS(in->code) == BPF_LDX || BPF_CLASS(in->code) == BPF_STX ||
 				   BPF_CLASS(in->code) == BPF_ST) {
 				in->code = (in->code & ~0x18) | size_code[fz_mix(rng) % 4];
@@ -1347,11 +1343,11 @@ void fz_mutate(struct fz_prog *p, const struct fz_prog *other, uint64_t *rng)
 				in->code = (in->code & ~7) | BPF_JMP;
 			break;
 		case 5:		/* delete; not the last instruction, where jumps to it would fall off */
-			if (p->len > 4 && i + (is_ld64(in) ? 2 : 1) < p->len)
-				fz_delete(p, i, is_ld64(in) ? 2 : 1);
+			if (p->len > 4 && i + (fz_insn_is_ld64(in) ? 2 : 1) < p->len)
+				fz_delete(p, i, fz_insn_is_ld64(in) ? 2 : 1);
 			break;
 		case 6:		/* duplicate */
-			if (!is_ld64(in) && BPF_OP(in->code) != BPF_EXIT && fz_insert(p, i, 1))
+			if (!fz_insn_is_ld64(in) && BPF_OP(in->code) != BPF_EXIT && fz_insert(p, i, 1))
 				p->insns[i] = p->insns[i + 1];
 			break;
 		case 7:		/* insert a generated ALU or bound */
@@ -1374,7 +1370,7 @@ void fz_mutate(struct fz_prog *p, const struct fz_prog *other, uint64_t *rng)
 					const struct bpf_insn *o = &other->insns[a + k];
 					uint8_t c = BPF_CLASS(o->code);
 
-					if (is_ld64(o) || c == BPF_JMP || c == BPF_JMP32)
+					if (fz_insn_is_ld64(o) || c == BPF_JMP || c == BPF_JMP32)
 						break;
 				}
 				n = k;

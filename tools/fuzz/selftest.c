@@ -7,7 +7,8 @@
  *                 (never the second half of an ld_imm64), every map index
  *                 is one of fz_maps[], the last instruction is an exit
  *   mutate.shape  the same after mutations, insertions and deletions
- *   delete.keeps  a deletion keeps a jump over it on its target
+ *   retarget.keeps  a deletion and an insertion keep a jump, a call and a
+ *                 callback reference over them on their targets
  *   file.roundtrip  fz_prog_save() then fz_prog_load() gives the program back
  *   file.rejects  a file with a bad line is refused with EINVAL
  *   repro.writes  fz_repro_write() writes a C file (DIR/repro.c) that the
@@ -108,17 +109,41 @@ int main(int argc, char **argv)
 	snprintf(why, sizeof(why), "program %ld: %s", i - 1, bad ? bad : "");
 	result(!bad, "fuzz.mutate.shape", "20000 programs, 8 mutations each", why);
 
-	/* 0: if r0 == 0 goto 4; 1, 2: r0 = 1; r0 = 2; 3: r0 = 3; 4: exit -> delete 1..2 */
+	/*
+	 * A jump, a bpf-to-bpf call and a callback reference over the same
+	 * instructions:
+	 *   0: r2 = cb ll (PSEUDO_FUNC)   2: call f (PSEUDO_CALL)
+	 *   3: if r0 == 0 goto 7          4-6: r0 = 4, 5, 6     7: exit
+	 *   8: f: r0 = 0; exit            10: cb: r0 = 0; exit
+	 * then 4 and 5 deleted: each reference one step shorter per deleted
+	 * instruction it spans (cb 9 -> 7, f 5 -> 3, the jump 3 -> 1); then
+	 * one inserted at 4: one longer each.
+	 */
 	memset(&p, 0, sizeof(p));
 	p.type = BPF_PROG_TYPE_SOCKET_FILTER;
-	p.insns[0] = (struct bpf_insn){ .code = BPF_JMP | BPF_JEQ | BPF_K, .off = 3 };
-	for (k = 1; k <= 3; k++)
+	p.insns[0] = (struct bpf_insn){ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = 2,
+					 .src_reg = BPF_PSEUDO_FUNC, .imm = 9 };
+	p.insns[2] = (struct bpf_insn){ .code = BPF_JMP | BPF_CALL, .src_reg = BPF_PSEUDO_CALL,
+					 .imm = 5 };
+	p.insns[3] = (struct bpf_insn){ .code = BPF_JMP | BPF_JEQ | BPF_K, .off = 3 };
+	for (k = 4; k <= 6; k++)
 		p.insns[k] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K, .imm = k };
-	p.insns[4] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
-	p.len = 5;
-	fz_delete(&p, 1, 2);
-	result(p.len == 3 && p.insns[0].off == 1 && p.insns[1].imm == 3, "fuzz.delete.keeps", NULL,
-	       "the jump over the deleted instructions does not land on the exit");
+	for (k = 7; k <= 11; k += 2)
+		p.insns[k] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
+	p.insns[8] = p.insns[10] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K };
+	p.len = 12;
+	fz_delete(&p, 4, 2);
+	k = p.len == 10 && p.insns[0].imm == 7 && p.insns[2].imm == 3 && p.insns[3].off == 1 &&
+	    p.insns[4].imm == 6;
+	snprintf(why, sizeof(why), "after deleting 2: len %u, cb %d, f %d, jump %d (want 10, 7, 3, 1)",
+		 p.len, p.insns[0].imm, p.insns[2].imm, p.insns[3].off);
+	if (k) {
+		k = fz_insert(&p, 4, 1) && p.len == 11 && p.insns[0].imm == 8 && p.insns[2].imm == 4 &&
+		    p.insns[3].off == 2;
+		snprintf(why, sizeof(why), "after inserting 1: len %u, cb %d, f %d, jump %d (want 11, 8, 4, 2)",
+			 p.len, p.insns[0].imm, p.insns[2].imm, p.insns[3].off);
+	}
+	result(k, "fuzz.retarget.keeps", NULL, why);
 
 	fz_generate(&p, &rng);
 	snprintf(path, sizeof(path), "%s/roundtrip.prog", argv[1]);

@@ -2,7 +2,7 @@
 # The harness builds Debian's linux-source-6.12 with patches/ applied and
 # boots it in QEMU. See README.md.
 
-.PHONY: help test test-full quick judge run boot vm bench fuzz clean-cache
+.PHONY: help test test-full quick judge run boot vm bench fuzz series-check clean-cache
 
 help:
 	@echo "make test         build the patched KASAN kernel, boot it in QEMU, run every"
@@ -23,6 +23,9 @@ help:
 	@echo "                  its own numbers; table, CSV, JSON, PNG in \$$BJK_CACHE/bench/<run>"
 	@echo "make fuzz ARGS=.. a campaign of the verifier fuzzer in the museum's kernel,"
 	@echo "                  e.g. ARGS='-j 2 -t 10' (tools/fuzz/run -h; docs/fuzz.md)"
+	@echo "make series-check every patch of patches/ in order: checkpatch --strict,"
+	@echo "                  the build, no new W=1 warning, KUnit (kunit.py) from the"
+	@echo "                  patch that adds the suites on (not in make test: long)"
 	@echo "make clean-cache  delete the cache (\$$BJK_CACHE, default ~/.cache/bpf-jit-kasan)"
 	@echo "make help         this text"
 
@@ -62,6 +65,9 @@ bench:
 # make fuzz ARGS='-j 2 -t 10': tools/fuzz/run's options, word-split.
 fuzz:
 	@tools/fuzz/run $(ARGS)
+
+series-check:
+	@harness/series-check.sh
 
 clean-cache:
 	@harness/clean-cache.sh

@@ -1,0 +1,107 @@
+#!/bin/bash
+# make series-check: every patch of patches/, applied in order on the base,
+# must pass on its own what a maintainer runs before taking it:
+#   - scripts/checkpatch.pl --strict on the patch;
+#   - the kernel builds with the harness's config (bzImage);
+#   - W=1 gives no warning in the .c files the patch touches that the same
+#     files did not give before it;
+#   - from the patch that adds kernel/bpf/.kunitconfig on, the KUnit suites
+#     pass the kernel's own way: tools/testing/kunit/kunit.py run
+#     --kunitconfig=kernel/bpf --arch=x86_64 (QEMU).
+# Works in a git worktree and build directories of its own in the cache
+# ($CACHE/series-check), so the trees of make test are never touched; ccache
+# keeps a second run to the files that changed. Not part of make test (an
+# hour and more cold, 20 to 40 minutes warm: docs/series.md).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+base_tree=$(tree_dir)
+[ -d "$base_tree/.git" ] || die "no kernel tree at $base_tree (run make test or harness/tree.sh unpack first)"
+work=$CACHE/series-check
+wt=$work/src
+build=$work/build
+kbuild=$work/kunit
+log=$work/logs
+mkdir -p "$work" "$log"
+exec 7>"$work.lock"
+flock -n 7 || die "another series-check runs (lock $work.lock)"
+
+export CCACHE_DIR=$CACHE/ccache CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+export CCACHE_NOHASHDIR=1 CCACHE_BASEDIR=$CACHE
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
+export KBUILD_BUILD_USER=bpf-jit-kasan KBUILD_BUILD_HOST=bpf-jit-kasan
+jobs=${BJK_JOBS:-$(nproc)}
+git=(git -C "$wt" -c user.name=bpf-jit-kasan -c user.email=bpf-jit-kasan@example.org)
+
+if [ ! -d "$wt" ]; then
+	note "series-check: worktree of $base_tree at $wt"
+	git -C "$base_tree" worktree add -q --detach "$wt" base
+fi
+"${git[@]}" am --abort >/dev/null 2>&1 || true
+"${git[@]}" checkout -q -f --detach base
+
+# The harness's config, as harness/config.sh makes it.
+if ! (cd "$wt" && scripts/kconfig/merge_config.sh -n -O "$build" "$FRAGMENT" &&
+	make O="$build" olddefconfig) >"$log/config.log" 2>&1; then
+	tail -n 20 "$log/config.log" >&2
+	die "configuration failed; log: $log/config.log"
+fi
+
+# W=1 warnings of these .c files in the current tree, line numbers dropped.
+w1() {
+	local f out=$1
+	shift
+	: >"$out"
+	for f in "$@"; do
+		[ -f "$wt/$f" ] || continue
+		make -C "$wt" O="$build" -j"$jobs" CC="ccache gcc" W=1 "${f%.c}.o" 2>&1 |
+			grep -E 'warning:' | sed -E 's/:[0-9]+:[0-9]+:/:/' >>"$out" || true
+	done
+	sort -u -o "$out" "$out"
+}
+
+mapfile -t patches < <(series_files)
+[ "${#patches[@]}" -gt 0 ] || die "no patches in $PATCHES"
+failed=0
+t_all=$(now)
+printf '%-4s %-9s %-6s %-6s %-12s %s\n' patch checkpatch build W=1 KUnit time
+for p in "${patches[@]}"; do
+	t0=$(now)
+	name=$(basename "$p")
+	n=${name%%-*}
+	cp_res=ok build_res=ok w1_res=ok ku_res=-
+	if ! "$wt/scripts/checkpatch.pl" --strict --no-tree -q "$p" >"$log/$n.checkpatch" 2>&1; then
+		cp_res=FAIL
+	fi
+	mapfile -t cfiles < <(sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$p")
+	w1 "$log/$n.w1.before" "${cfiles[@]}"
+	if ! "${git[@]}" am -q "$p" >"$log/$n.am" 2>&1; then
+		"${git[@]}" am --abort >/dev/null 2>&1 || true
+		cat "$log/$n.am" >&2
+		die "$name does not apply (log: $log/$n.am)"
+	fi
+	if ! make -C "$wt" O="$build" -j"$jobs" CC="ccache gcc" olddefconfig bzImage >"$log/$n.build" 2>&1; then
+		build_res=FAIL
+		tail -n 20 "$log/$n.build" >&2
+	fi
+	w1 "$log/$n.w1.after" "${cfiles[@]}"
+	if comm -13 "$log/$n.w1.before" "$log/$n.w1.after" | grep -q .; then
+		w1_res=FAIL
+		comm -13 "$log/$n.w1.before" "$log/$n.w1.after" | sed "s/^/  $name: new W=1 /" >&2
+	fi
+	if [ -f "$wt/kernel/bpf/.kunitconfig" ] && [ -z "${BJK_SERIES_NO_KUNIT:-}" ]; then
+		if (cd "$wt" && timeout 3600 tools/testing/kunit/kunit.py run --kunitconfig=kernel/bpf \
+			--arch=x86_64 --build_dir="$kbuild" --jobs="$jobs" \
+			--make_options CC="ccache gcc" --timeout 1800) >"$log/$n.kunit" 2>&1; then
+			ku_res=$(sed -nE 's/.*Testing complete\. Ran ([0-9]+) tests: passed: ([0-9]+).*/\2\/\1/p' "$log/$n.kunit" | tail -n1)
+			ku_res=${ku_res:-ok}
+		else
+			ku_res=FAIL
+			tail -n 20 "$log/$n.kunit" >&2
+		fi
+	fi
+	case "$cp_res $build_res $w1_res $ku_res" in *FAIL*) failed=$((failed + 1)) ;; esac
+	printf '%-4s %-9s %-6s %-6s %-12s %s\n' "$n" "$cp_res" "$build_res" "$w1_res" "$ku_res" "$(since "$t0")"
+done
+note "series-check: ${#patches[@]} patches in $(since "$t_all"); logs in $log"
+[ "$failed" -eq 0 ] || die "$failed patch(es) failed (logs in $log)"

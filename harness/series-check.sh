@@ -40,12 +40,19 @@ fi
 "${git[@]}" am --abort >/dev/null 2>&1 || true
 "${git[@]}" checkout -q -f --detach base
 
-# The harness's config, as harness/config.sh makes it.
-if ! (cd "$wt" && scripts/kconfig/merge_config.sh -n -O "$build" "$FRAGMENT" &&
-	make O="$build" olddefconfig) >"$log/config.log" 2>&1; then
-	tail -n 20 "$log/config.log" >&2
-	die "configuration failed; log: $log/config.log"
-fi
+mkdir -p "$build" "$kbuild"
+
+# The harness's config, as harness/config.sh makes it, made again at each
+# patch: the options a patch adds (the KUnit suites', the map redzones')
+# must be set as the fragment sets them from that patch on.
+configure() {
+	if ! (cd "$wt" && scripts/kconfig/merge_config.sh -n -O "$build" "$FRAGMENT" &&
+		make O="$build" olddefconfig) >"$log/config.log" 2>&1; then
+		tail -n 20 "$log/config.log" >&2
+		die "configuration failed at $1; log: $log/config.log"
+	fi
+}
+configure base
 
 # W=1 warnings of these .c files in the current tree, line numbers dropped.
 w1() {
@@ -80,7 +87,8 @@ for p in "${patches[@]}"; do
 		cat "$log/$n.am" >&2
 		die "$name does not apply (log: $log/$n.am)"
 	fi
-	if ! make -C "$wt" O="$build" -j"$jobs" CC="ccache gcc" olddefconfig bzImage >"$log/$n.build" 2>&1; then
+	configure "$name"
+	if ! make -C "$wt" O="$build" -j"$jobs" CC="ccache gcc" bzImage >"$log/$n.build" 2>&1; then
 		build_res=FAIL
 		tail -n 20 "$log/$n.build" >&2
 	fi

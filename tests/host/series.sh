@@ -14,6 +14,7 @@ mkdir -p "$run/host"
 host_ktap=$run/host/series.ktap
 : >"$host_ktap"
 t0=$(now)
+printf 'KTAP version 1\n1..4\n' | tee -a "$host_ktap"
 
 mapfile -t patches < <(series_files)
 n=${#patches[@]}

@@ -6,12 +6,15 @@
 #   - W=1 gives no warning in the .c files the patch touches that the same
 #     files did not give before it;
 #   - from the patch that adds kernel/bpf/.kunitconfig on, the KUnit suites
-#     pass the kernel's own way: tools/testing/kunit/kunit.py run
-#     --kunitconfig=kernel/bpf --arch=x86_64 (QEMU).
+#     pass, run the kernel's own way: kunit.py exec boots that build in QEMU
+#     (the harness's config has the suites built in) and parses its KTAP;
+#     at the last patch also kunit.py run --kunitconfig=kernel/bpf
+#     --arch=x86_64, which configures and builds a kernel of its own from the
+#     .kunitconfig (BJK_SERIES_KUNIT_RUN=all: at every such patch).
 # Works in a git worktree and build directories of its own in the cache
 # ($CACHE/series-check), so the trees of make test are never touched; ccache
 # keeps a second run to the files that changed. Not part of make test (an
-# hour and more cold, 20 to 40 minutes warm: docs/series.md).
+# hour and more cold: docs/series.md).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -67,11 +70,27 @@ w1() {
 	sort -u -o "$out" "$out"
 }
 
+# kunit LOG exec|run ARGS...: tools/testing/kunit/kunit.py in the worktree,
+# its output in LOG; prints passed/ran, or FAIL (and the output's tail).
+kunit() {
+	local name=$1 res
+	shift
+	if (cd "$wt" && timeout 3600 tools/testing/kunit/kunit.py "$@" --arch=x86_64 \
+		--timeout 1800) >"$log/$name.kunit" 2>&1; then
+		res=$(sed -nE 's/.*Testing complete\. Ran ([0-9]+) tests: passed: ([0-9]+).*/\2\/\1/p' \
+			"$log/$name.kunit" | tail -n1)
+		echo "${res:-ok}"
+	else
+		tail -n 20 "$log/$name.kunit" >&2
+		echo FAIL
+	fi
+}
+
 mapfile -t patches < <(series_files)
 [ "${#patches[@]}" -gt 0 ] || die "no patches in $PATCHES"
 failed=0
 t_all=$(now)
-printf '%-4s %-9s %-6s %-6s %-12s %s\n' patch checkpatch build W=1 KUnit time
+printf '%-4s %-9s %-6s %-6s %-20s %s\n' patch checkpatch build W=1 KUnit time
 for p in "${patches[@]}"; do
 	t0=$(now)
 	name=$(basename "$p")
@@ -97,19 +116,15 @@ for p in "${patches[@]}"; do
 		w1_res=FAIL
 		comm -13 "$log/$n.w1.before" "$log/$n.w1.after" | sed "s/^/  $name: new W=1 /" >&2
 	fi
-	if [ -f "$wt/kernel/bpf/.kunitconfig" ] && [ -z "${BJK_SERIES_NO_KUNIT:-}" ]; then
-		if (cd "$wt" && timeout 3600 tools/testing/kunit/kunit.py run --kunitconfig=kernel/bpf \
-			--arch=x86_64 --build_dir="$kbuild" --jobs="$jobs" \
-			--make_options CC="ccache gcc" --timeout 1800) >"$log/$n.kunit" 2>&1; then
-			ku_res=$(sed -nE 's/.*Testing complete\. Ran ([0-9]+) tests: passed: ([0-9]+).*/\2\/\1/p' "$log/$n.kunit" | tail -n1)
-			ku_res=${ku_res:-ok}
-		else
-			ku_res=FAIL
-			tail -n 20 "$log/$n.kunit" >&2
+	if [ -f "$wt/kernel/bpf/.kunitconfig" ] && [ "$build_res" = ok ]; then
+		ku_res=$(kunit "$n" exec --build_dir="$build")
+		if [ "$p" = "${patches[-1]}" ] || [ "${BJK_SERIES_KUNIT_RUN:-}" = all ]; then
+			ku_res="$ku_res run:$(kunit "$n.run" run --kunitconfig=kernel/bpf \
+				--build_dir="$kbuild" --jobs="$jobs" --make_options CC="ccache gcc")"
 		fi
 	fi
 	case "$cp_res $build_res $w1_res $ku_res" in *FAIL*) failed=$((failed + 1)) ;; esac
-	printf '%-4s %-9s %-6s %-6s %-12s %s\n' "$n" "$cp_res" "$build_res" "$w1_res" "$ku_res" "$(since "$t0")"
+	printf '%-4s %-9s %-6s %-6s %-20s %s\n' "$n" "$cp_res" "$build_res" "$w1_res" "$ku_res" "$(since "$t0")"
 done
 note "series-check: ${#patches[@]} patches in $(since "$t_all"); logs in $log"
 [ "$failed" -eq 0 ] || die "$failed patch(es) failed (logs in $log)"

@@ -360,6 +360,15 @@ boot_verdicts() {
 # writes its KTAP line to stdout and to the file $host_ktap; host_end NAME
 # T0 NOTE ends that file with the test's bjk-verdict line (its time since T0).
 host_pass=0 host_fail=0 host_n=0
+# host_begin RUNDIR NAME PLAN: start RUNDIR/host/NAME.ktap with PLAN cases;
+# sets host_ktap and t0, the start time host_end takes.
+host_begin() {
+	mkdir -p "$1/host"
+	host_ktap=$1/host/$2.ktap
+	: >"$host_ktap"
+	t0=$(now)
+	printf 'KTAP version 1\n1..%s\n' "$3" | tee -a "$host_ktap"
+}
 host_case() {
 	local word=ok
 	host_n=$((host_n + 1))

@@ -9,12 +9,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../../harness/lib.sh"
 
-run=$1
-mkdir -p "$run/host"
-host_ktap=$run/host/series.ktap
-: >"$host_ktap"
-t0=$(now)
-printf 'KTAP version 1\n1..4\n' | tee -a "$host_ktap"
+host_begin "$1" series 4
 
 mapfile -t patches < <(series_files)
 n=${#patches[@]}

@@ -57,13 +57,18 @@ configure() {
 }
 configure base
 
-# W=1 warnings of these .c files in the current tree, line numbers dropped.
+# W=1 warnings of those of these .c files that the current build links into
+# vmlinux (all of them before the first build), line numbers dropped: a file
+# the config does not build (the core before a JIT selects it) is not
+# checked, as no build would compile it.
 w1() {
-	local f out=$1
+	local f out=$1 built=
 	shift
 	: >"$out"
+	[ -f "$build/vmlinux.a" ] && built=$(ar t "$build/vmlinux.a")
 	for f in "$@"; do
 		[ -f "$wt/$f" ] || continue
+		[ -z "$built" ] || grep -qxF "$build/${f%.c}.o" <<<"$built" || continue
 		make -C "$wt" O="$build" -j"$jobs" CC="ccache gcc" W=1 "${f%.c}.o" 2>&1 |
 			grep -E 'warning:' | sed -E 's/:[0-9]+:[0-9]+:/:/' >>"$out" || true
 	done

@@ -21,11 +21,7 @@ if stamp_fresh "$stamp" "$key" && git -C "$tree" diff --quiet HEAD &&
 fi
 stamp_clear "$stamp"
 
-export CCACHE_DIR=$CACHE/ccache CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
-export CCACHE_NOHASHDIR=1 CCACHE_BASEDIR=$CACHE
-# Fixed so that the compiler sees the same input every time (ccache hits).
-export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
-export KBUILD_BUILD_USER=bpf-jit-kasan KBUILD_BUILD_HOST=bpf-jit-kasan
+kbuild_env
 jobs=${BJK_JOBS:-$(nproc)}
 
 ccache -z >/dev/null 2>&1 || true

@@ -25,8 +25,7 @@ fi
 stamp_clear "$keyfile"
 
 note "config: $(basename "$FRAGMENT") onto allnoconfig in $build"
-if ! (cd "$tree" && scripts/kconfig/merge_config.sh -n -O "$build" "$FRAGMENT" &&
-	make O="$build" olddefconfig) >"$log" 2>&1; then
+if ! kconfig "$tree" "$build" >"$log" 2>&1; then
 	tail -n 40 "$log" >&2
 	die "kernel configuration failed; full log: $log"
 fi

@@ -125,6 +125,22 @@ tree_dir() {
 	fi
 }
 
+# The environment of every kernel build: ccache in the cache, and the
+# timestamp, user and host fixed so that the compiler sees the same input
+# every time (ccache hits).
+kbuild_env() {
+	export CCACHE_DIR=$CACHE/ccache CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+	export CCACHE_NOHASHDIR=1 CCACHE_BASEDIR=$CACHE
+	export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
+	export KBUILD_BUILD_USER=bpf-jit-kasan KBUILD_BUILD_HOST=bpf-jit-kasan
+}
+
+# kconfig TREE BUILD: FRAGMENT onto allnoconfig, then olddefconfig, in BUILD.
+kconfig() {
+	(cd "$1" && scripts/kconfig/merge_config.sh -n -O "$2" "$FRAGMENT" &&
+		make O="$2" olddefconfig)
+}
+
 build_dir() {
 	echo "$CACHE/build/$(source_version)-$(sha256_file "$FRAGMENT" | cut -c1-12)"
 }

@@ -29,10 +29,7 @@ mkdir -p "$work" "$log"
 exec 7>"$work.lock"
 flock -n 7 || die "another series-check runs (lock $work.lock)"
 
-export CCACHE_DIR=$CACHE/ccache CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
-export CCACHE_NOHASHDIR=1 CCACHE_BASEDIR=$CACHE
-export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
-export KBUILD_BUILD_USER=bpf-jit-kasan KBUILD_BUILD_HOST=bpf-jit-kasan
+kbuild_env
 jobs=${BJK_JOBS:-$(nproc)}
 git=(git -C "$wt" -c user.name=bpf-jit-kasan -c user.email=bpf-jit-kasan@example.org)
 
@@ -49,8 +46,7 @@ mkdir -p "$build" "$kbuild"
 # patch: the options a patch adds (the KUnit suites', the map redzones')
 # must be set as the fragment sets them from that patch on.
 configure() {
-	if ! (cd "$wt" && scripts/kconfig/merge_config.sh -n -O "$build" "$FRAGMENT" &&
-		make O="$build" olddefconfig) >"$log/config.log" 2>&1; then
+	if ! kconfig "$wt" "$build" >"$log/config.log" 2>&1; then
 		tail -n 20 "$log/config.log" >&2
 		die "configuration failed at $1; log: $log/config.log"
 	fi
@@ -117,9 +113,10 @@ for p in "${patches[@]}"; do
 		tail -n 20 "$log/$n.build" >&2
 	fi
 	w1 "$log/$n.w1.after" "${cfiles[@]}"
-	if comm -13 "$log/$n.w1.before" "$log/$n.w1.after" | grep -q .; then
+	new_w1=$(comm -13 "$log/$n.w1.before" "$log/$n.w1.after")
+	if [ -n "$new_w1" ]; then
 		w1_res=FAIL
-		comm -13 "$log/$n.w1.before" "$log/$n.w1.after" | sed "s/^/  $name: new W=1 /" >&2
+		sed "s/^/  $name: new W=1 /" <<<"$new_w1" >&2
 	fi
 	if [ -f "$wt/kernel/bpf/.kunitconfig" ] && [ "$build_res" = ok ]; then
 		ku_res=$(kunit "$n" exec --build_dir="$build")

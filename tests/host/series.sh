@@ -31,6 +31,8 @@ shortlog() {
 		END { if (s != "") print s }' "$1"
 }
 
+mapfile -t subjects < <(for p in "${patches[@]}"; do subject "$p"; done)
+
 words=(zero one two three four five six seven eight nine ten eleven twelve
 	thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty)
 word=${words[$n]:-$n}
@@ -43,8 +45,8 @@ else
 fi
 
 # docs/series.md: | NNNN | subject | ... |, one row per patch, in order.
-want=$(for p in "${patches[@]}"; do
-	printf '%s | %s\n' "$(basename "$p" | cut -c1-4)" "$(subject "$p")"
+want=$(for i in "${!patches[@]}"; do
+	printf '%s | %s\n' "$(basename "${patches[i]}" | cut -c1-4)" "${subjects[i]}"
 done)
 have=$(sed -nE 's/^\| ([0-9]{4}) \| ([^|]+) \|.*/\1 | \2/p' "$BJK_ROOT/docs/series.md" | sed 's/ *$//')
 if [ "$want" = "$have" ]; then
@@ -55,8 +57,7 @@ else
 fi
 
 if [ -f "$cover" ] && grep -q "^Subject: \[PATCH 00/$(printf '%02d' "$n")\] " "$cover" &&
-	[ "$(for p in "${patches[@]}"; do subject "$p"; done)" = \
-	"$(shortlog "$cover")" ]; then
+	[ "$(printf '%s\n' "${subjects[@]}")" = "$(shortlog "$cover")" ]; then
 	host_case ok series.cover "cover letter: [PATCH 00/$(printf '%02d' "$n")] and the $n subjects"
 else
 	host_case not-ok series.cover "the cover letter's count or shortlog differs from patches/ ($n patches)"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Compile the host's C tools into $CACHE/tools, keyed by the sources' hash;
 # nothing lands in the repository. One program each: the harness's console
-# readers (harness/src/*.c -> bjk-splat, bjk-suite, bjk-summary) and the
+# readers (harness/src/*.c -> bjk-splat, bjk-suite, bjk-summary, bjk-facts) and the
 # benchmark's report (bench/report.c -> bjk-bench-report, for make bench and
 # bench/post.sh). Run by prepare.sh, judge.sh and bench.sh; when
 # nothing changed it rebuilds nothing.

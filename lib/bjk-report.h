@@ -4,8 +4,10 @@
  * the kernel prints them: on the console (a line after its "[   12.345678] "
  * printk time) or in a /dev/kmsg record (bjk-kmsg.h). The e2e runner checks
  * the reports of its cases field by field, bjk-decode decodes the ones in
- * BPF programs, and the harness's splat scanner (harness/src/splat.c) counts
- * them per region; all read a report with these functions, so that they
+ * BPF programs, the harness's splat scanner (harness/src/splat.c) counts
+ * them per region and its facts (harness/src/facts.c) gives their fields to
+ * the checks across boots (tests/museum/post.sh, tests/live/post.sh); all
+ * read a report with these functions, so that they
  * agree on where one starts and ends. A report, one message a line:
  *
  *   ==================================================================
@@ -63,12 +65,21 @@ static inline bool bjk_report_rule(const char *msg)
 struct bjk_report {
 	char bug[64];		/* slab-use-after-free, global-out-of-bounds, ... */
 	char sym[512];		/* bpf_prog_<tag>_<name>; "" when not sym+0x<off>/0x<len> */
+	char func[128];		/* the word after " in ": sym, or a title's other name */
 	unsigned long off, len;
 	bool access;		/* its "Read|Write of size" line seen: */
 	bool write;
 	int size;
 	unsigned long addr;
 	bool alloc, freed;	/* "Allocated by task", "Freed by task": the stacks */
+	/*
+	 * Where the address lies, KASAN's two lines "The buggy address is
+	 * located <where>" and "<object>[ <range>]" joined by a blank, the
+	 * object's address range dropped: "8 bytes to the right of allocated
+	 * 48-byte region"; "" without them.
+	 */
+	char where[256];
+	bool where_next;	/* the next line is the second of them */
 	bool open;		/* between its first line and its closing rule */
 	bool complete;		/* its closing rule seen */
 };
@@ -102,6 +113,8 @@ static inline enum bjk_report_line bjk_report_parse(const char *msg, struct bjk_
 		if (sscanf(p, "BUG: KASAN:%63s in %511[^+]+0x%lx/0x%lx", r->bug, r->sym, &r->off,
 			   &r->len) < 3)
 			r->sym[0] = '\0';
+		if (sscanf(p, "BUG: KASAN:%*s in %127[^+ ]", r->func) != 1)
+			r->func[0] = '\0';
 		return BJK_REPORT_BEGIN;
 	}
 	if (!r->open)
@@ -117,6 +130,22 @@ static inline enum bjk_report_line bjk_report_parse(const char *msg, struct bjk_
 		r->write = msg[0] == 'W';
 		sscanf(strstr(msg, " of size "), " of size %d at addr %lx", &r->size, &r->addr);
 		return BJK_REPORT_ACCESS;
+	}
+	if (r->where_next) {
+		size_t n = strlen(r->where), k;
+		const char *p = msg + strspn(msg, " ");
+
+		r->where_next = false;
+		k = strcspn(p, "[");
+		while (k && p[k - 1] == ' ')
+			k--;
+		snprintf(r->where + n, sizeof(r->where) - n, " %.*s", (int)k, p);
+		return BJK_REPORT_LINE;
+	}
+	if (!r->where[0] && !strncmp(msg, "The buggy address is located ", 29)) {
+		snprintf(r->where, sizeof(r->where), "%s", msg + 29);
+		r->where_next = true;
+		return BJK_REPORT_LINE;
 	}
 	if (strstr(msg, "Allocated by task"))
 		r->alloc = true;

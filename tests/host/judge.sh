@@ -8,7 +8,9 @@
 # kunit.py parse must count as the closing line does; then the summary as
 # the one reader of verdicts: a verdict file with a failed case, or one its
 # writer did not finish, must change the table and the exit status. Its
-# own verdict, KTAP, on stdout and in RUNDIR/host/judge.ktap.
+# own verdict, KTAP, on stdout and in RUNDIR/host/judge.ktap. Last, the
+# golden cases of tests/host/golden/facts/: bjk-facts on each console must
+# print its expected rows.
 set -euo pipefail
 . "$(dirname "$0")/../../harness/lib.sh"
 
@@ -50,7 +52,12 @@ summary() {
 	table=$("$TOOLS/bjk-summary" "$@") || rc=$?
 }
 
-printf 'KTAP version 1\n1..7\n' | tee -a "$host_ktap"
+# The golden cases of the console readers: a folder each, its console,
+# the prefixes of the lines the check also wants (one a line) and the
+# rows expected.
+golden=$BJK_ROOT/tests/host/golden
+mapfile -t facts_cases < <(find "$golden/facts" -mindepth 1 -maxdepth 1 -type d | sort)
+printf 'KTAP version 1\n1..%d\n' $((7 + ${#facts_cases[@]})) | tee -a "$host_ktap"
 
 good='KTAP version 1
 1..3
@@ -144,5 +151,22 @@ else
 	ktap not-ok unfinished "status $rc: $(grep '^cut' <<<"$table" || echo 'no row')"
 fi
 
-host_end judge "$t0" "the judge on made-up consoles"
+# bjk-facts, the one reader of KASAN reports for the checks across boots
+# (tests/museum/post.sh, tests/live/post.sh), row for row.
+for dir in "${facts_cases[@]}"; do
+	name=$(basename "$dir")
+	args=()
+	while IFS= read -r p; do
+		args+=(-l "$p")
+	done <"$dir/prefixes"
+	rc=0
+	"$TOOLS/bjk-facts" "${args[@]}" "$dir/console" >"$work/facts.$name" 2>&1 || rc=$?
+	if [ "$rc" = 0 ] && diff -q "$dir/expected" "$work/facts.$name" >/dev/null; then
+		ktap ok "facts.$name" "$(wc -l <"$dir/expected") rows as expected"
+	else
+		ktap not-ok "facts.$name" "status $rc; $(diff "$dir/expected" "$work/facts.$name" | head -4 | tr '\n\t' '  ')"
+	fi
+done
+
+host_end judge "$t0" "the judge on made-up consoles and golden cases"
 [ "$host_fail" -eq 0 ]

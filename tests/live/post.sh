@@ -30,22 +30,20 @@ done
 # Per boot and region: "mode region prog insn report where decoded"
 # (tab-separated): the program and insn of the runner's BJK-LIVE line, the
 # region's first report (type|Read/Write size|place), the function it
-# names, and the decoder's program:insn for that program.
+# names, and the decoder's program:insn for that program. The reports as
+# the one reader of their grammar gives them (bjk-facts,
+# harness/src/facts.c).
 facts=$run/live-facts.tsv
 for mode in "${!log_of[@]}"; do
-	sed 's/\r$//; s/^\[[ 0-9.]*\] //' "${log_of[$mode]}" | awk -v mode="$mode" '
-	/^BJK-LIVE / { prog[$2] = $4; insn[$2] = $6; next }
-	/^BJK-EXPECT-BEGIN live\./ { split($2, g, "."); ex = g[2]; if (ex in prog) { cur = ex; reg[ex] = $2 } next }
-	/^BJK-EXPECT-END / { cur = ""; next }
-	cur != "" && /^BUG: KASAN: / && !(cur in type) {
-		t = $0; sub(/^BUG: KASAN: /, "", t); fn = t; sub(/ in .*/, "", t); sub(/^.* in /, "", fn); sub(/\+.*/, "", fn)
-		type[cur] = t; where[cur] = fn; want = cur }
-	want != "" && /^(Read|Write) of size [0-9]+ / && !(want in acc) { acc[want] = $1 " " $4 }
-	want != "" && /^The buggy address is located / {
-		l = $0; sub(/^The buggy address is located /, "", l); getline; x = $0; sub(/^ */, "", x); sub(/ \[.*/, "", x)
-		loc[want] = l " " x; want = "" }
-	/^# decode:   program  / { dprog = $4; next }
-	/^# decode:   insn     [0-9]+:/ && dprog != "" { n = $4; sub(/:$/, "", n); dec[dprog] = dprog ":" n; dprog = "" }
+	"$TOOLS/bjk-facts" -l 'BJK-LIVE ' -l '# decode:   ' "${log_of[$mode]}" | awk -F'\t' -v mode="$mode" '
+	$1 == "line" && $2 ~ /^BJK-LIVE / { split($2, f, " "); prog[f[2]] = f[4]; insn[f[2]] = f[6]; next }
+	$1 == "begin" && $2 ~ /^live\./ { split($2, g, "."); if (g[2] in prog) reg[g[2]] = $2; next }
+	$1 == "report" && $2 ~ /^live\./ {
+		split($2, g, "."); ex = g[2]
+		if (ex in prog && !(ex in type)) { type[ex] = $4; where[ex] = $5; acc[ex] = $6; loc[ex] = $8 == "-" ? "" : $8 }
+		next }
+	$1 == "line" && $2 ~ /^# decode:   program  / { split($2, f, " "); dprog = f[4]; next }
+	$1 == "line" && $2 ~ /^# decode:   insn     [0-9]+:/ && dprog != "" { split($2, f, " "); n = f[4]; sub(/:$/, "", n); dec[dprog] = dprog ":" n; dprog = "" }
 	END {
 		for (k in prog)
 			printf "%s\t%s\t%s\t%s\t%s|%s|%s\t%s\t%s\n", mode, reg[k] == "" ? "live." k : reg[k], prog[k], insn[k],

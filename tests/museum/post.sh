@@ -58,21 +58,17 @@ verdict() {
 # (tab-separated): the out case's first report inside its region, the
 # runner's faulting insn, the decoder's program and insn, the report's
 # address, and that of the same program interpreted on the same map (its
-# out_interp region, in the boots with checks on).
+# out_interp region, in the boots with checks on). The reports as the one
+# reader of their grammar gives them (bjk-facts, harness/src/facts.c).
 facts=$run/$check-facts.tsv
 for b in "${roles[@]}"; do
-	sed 's/\r$//; s/^\[[ 0-9.]*\] //' "${log_of[$b]}" | awk -v boot="$b" -F'\n' '
-	/^BJK-MUSEUM / { split($0, f, " "); bugs[f[2]] = 1; insn[f[2]] = f[6] }
-	/^BJK-EXPECT-BEGIN museum\.[a-z0-9_]+\.out / { split($0, f, " "); split(f[2], g, "."); cur = g[2]; next }
-	/^BJK-EXPECT-BEGIN museum\.[a-z0-9_]+\.out_interp / { split($0, f, " "); split(f[2], g, "."); icur = g[2]; next }
-	/^BJK-EXPECT-END / { cur = ""; icur = ""; next }
-	icur != "" && /^(Read|Write) of size [0-9]+ at addr / && !(icur in iaddr) { split($0, f, " "); iaddr[icur] = f[7] }
-	cur != "" && /^(Read|Write) of size [0-9]+ at addr / && !(cur in addr) { split($0, f, " "); addr[cur] = f[7] }
-	cur != "" && /^BUG: KASAN: / && !(cur in type) { t = $0; sub(/^BUG: KASAN: /, "", t); sub(/ in .*/, "", t); type[cur] = t; want = cur }
-	want != "" && /^(Read|Write) of size [0-9]+ / && !(want in acc) { split($0, f, " "); acc[want] = f[1] " " f[4] }
-	want != "" && /^The buggy address is located / { l = $0; sub(/^The buggy address is located /, "", l); loc[want] = l; getline; x = $0; sub(/^ */, "", x); sub(/ \[.*/, "", x); loc[want] = loc[want] " " x; want = "" }
-	/^# decode:   program  m_/ { split($0, f, " "); dprog = f[4]; dbug = substr(dprog, 3) }
-	/^# decode:   insn     [0-9]+:/ && dbug != "" { split($0, f, " "); n = f[4]; sub(/:$/, "", n); if (!(dbug in dec)) dec[dbug] = dprog ":" n; dbug = "" }
+	"$TOOLS/bjk-facts" -l 'BJK-MUSEUM ' -l '# decode:   ' "${log_of[$b]}" | awk -F'\t' -v boot="$b" '
+	$1 == "line" && $2 ~ /^BJK-MUSEUM / { split($2, f, " "); bugs[f[2]] = 1; insn[f[2]] = f[6]; next }
+	$1 == "report" && $3 == 1 && $2 ~ /^museum\.[a-z0-9_]+\.out$/ {
+		split($2, g, "."); k = g[2]; type[k] = $4; acc[k] = $6; addr[k] = $7; loc[k] = $8 == "-" ? "" : $8; next }
+	$1 == "report" && $3 == 1 && $2 ~ /^museum\.[a-z0-9_]+\.out_interp$/ { split($2, g, "."); iaddr[g[2]] = $7; next }
+	$1 == "line" && $2 ~ /^# decode:   program  m_/ { split($2, f, " "); dprog = f[4]; dbug = substr(dprog, 3); next }
+	$1 == "line" && $2 ~ /^# decode:   insn     [0-9]+:/ && dbug != "" { split($2, f, " "); n = f[4]; sub(/:$/, "", n); if (!(dbug in dec)) dec[dbug] = dprog ":" n; dbug = "" }
 	END {
 		for (k in bugs)
 			printf "%s\t%s\t%s|%s|%s\t%s\t%s\t%s\t%s\n", boot, k, type[k] == "" ? "none" : type[k], acc[k], loc[k], insn[k], dec[k] == "" ? "-" : dec[k], addr[k] == "" ? "-" : addr[k], iaddr[k] == "" ? "-" : iaddr[k]
@@ -104,23 +100,14 @@ done
 # case n facts").
 rows=$run/$check-rows.tsv
 for b in "${roles[@]}"; do
-	sed 's/\r$//; s/^\[[ 0-9.]*\] //' "${log_of[$b]}" | awk -v boot="$b" '
-	/^BJK-EXPECT-BEGIN museum\.[a-z0-9_]+\.(m+is_[0-9_]+|stack|in|head|hash) / {
-		split($2, g, "."); bug = g[2]; c = g[3]; key = bug "\t" c; n[key] = 0; f[key] = "none||"; next }
-	/^BJK-EXPECT-END / { key = ""; want = ""; next }
-	key != "" && /^BUG: KASAN: / {
-		n[key]++
-		if (n[key] == 1) { t = $0; sub(/^BUG: KASAN: /, "", t); sub(/ in .*/, "", t); ty[key] = t; want = key }
-		next }
-	want != "" && /^(Read|Write) of size [0-9]+ / && !(want in acc) { acc[want] = $1 " " $4; next }
-	want != "" && /^The buggy address is located / {
-		l = $0; sub(/^The buggy address is located /, "", l); getline; x = $0; sub(/^ */, "", x); sub(/ \[.*/, "", x)
-		loc[want] = l " " x; want = "" }
+	"$TOOLS/bjk-facts" "${log_of[$b]}" | awk -F'\t' -v boot="$b" '
+	$2 !~ /^museum\.[a-z0-9_]+\.(m+is_[0-9_]+|stack|in|head|hash)$/ { next }
+	{ split($2, g, "."); key = g[2] "\t" g[3] }
+	$1 == "begin" { n[key] = 0; f[key] = "none||" }
+	$1 == "report" && ++n[key] == 1 { f[key] = $4 "|" $6 "|" ($8 == "-" ? "" : $8) }
 	END {
-		for (k in n) {
-			if (n[k]) f[k] = ty[k] "|" acc[k] "|" loc[k]
+		for (k in n)
 			printf "%s\t%s\t%d\t%s\n", boot, k, n[k], f[k]
-		}
 	}'
 done >"$rows"
 

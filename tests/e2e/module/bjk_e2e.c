@@ -175,13 +175,15 @@ __bpf_kfunc struct bjk_obj *bjk_obj_get(void)
 /*
  * An invalid object address: 1 = a user address (the JIT's guard returns
  * 0), 2 = an unmapped kernel address (the load faults, the exception table
- * fixes it up and returns 0).
+ * fixes it up and returns 0): a page into the guard hole at the start of
+ * the kernel's half, which moves with the paging levels the kernel runs
+ * with (PGDIR_SHIFT is a variable with 5-level paging built in).
  */
 __bpf_kfunc struct bjk_obj *bjk_obj_bad(u32 which)
 {
 	if (which == 1)
 		return (struct bjk_obj *)0x1000UL;
-	return (struct bjk_obj *)0xffff800000001000UL;
+	return (struct bjk_obj *)(GUARD_HOLE_BASE_ADDR + PAGE_SIZE);
 }
 
 /* Call bjk_trace_target() with the object poisoned (for an fentry program). */

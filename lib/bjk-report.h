@@ -24,6 +24,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /*
@@ -80,6 +81,17 @@ struct bjk_report {
 	 */
 	char where[256];
 	bool where_next;	/* the next line is the second of them */
+	/*
+	 * What the kernel says of a BPF program's access, when it says it
+	 * (the series' report lines, after the access line):
+	 *   BPF program: <name>, id <id>, tag <tag>, type <type>[, attached to <f>]
+	 *   BPF insn: <index>[ (blinded)] in <function>: <disassembly>
+	 *   BPF source: <file>:<line>:<col>: <text> | none, ...
+	 */
+	char prog[64];		/* "" without the line */
+	long insn;		/* -1 without the line */
+	char insn_text[160];	/* "<function>: <disassembly>" */
+	char source[256];	/* what follows "BPF source: " */
 	bool open;		/* between its first line and its closing rule */
 	bool complete;		/* its closing rule seen */
 };
@@ -110,6 +122,7 @@ static inline enum bjk_report_line bjk_report_parse(const char *msg, struct bjk_
 	if (p) {
 		memset(r, 0, sizeof(*r));
 		r->open = true;
+		r->insn = -1;
 		if (sscanf(p, "BUG: KASAN:%63s in %511[^+]+0x%lx/0x%lx", r->bug, r->sym, &r->off,
 			   &r->len) < 3)
 			r->sym[0] = '\0';
@@ -140,6 +153,25 @@ static inline enum bjk_report_line bjk_report_parse(const char *msg, struct bjk_
 		while (k && p[k - 1] == ' ')
 			k--;
 		snprintf(r->where + n, sizeof(r->where) - n, " %.*s", (int)k, p);
+		return BJK_REPORT_LINE;
+	}
+	if (!r->prog[0] && !strncmp(msg, "BPF program: ", 13)) {
+		snprintf(r->prog, sizeof(r->prog), "%.*s", (int)strcspn(msg + 13, ","), msg + 13);
+		return BJK_REPORT_LINE;
+	}
+	if (r->insn < 0 && !strncmp(msg, "BPF insn: ", 10)) {
+		const char *in = strstr(msg, " in ");
+		char *end;
+
+		r->insn = strtol(msg + 10, &end, 10);
+		if (end == msg + 10 || !in)
+			r->insn = -1;
+		else
+			snprintf(r->insn_text, sizeof(r->insn_text), "%s", in + 4);
+		return BJK_REPORT_LINE;
+	}
+	if (!r->source[0] && !strncmp(msg, "BPF source: ", 12)) {
+		snprintf(r->source, sizeof(r->source), "%s", msg + 12);
 		return BJK_REPORT_LINE;
 	}
 	if (!r->where[0] && !strncmp(msg, "The buggy address is located ", 29)) {

@@ -9,16 +9,21 @@
  * One row a line, fields separated by tabs, in the console's order:
  *
  *   begin  REGION WANT           an expect region opens (WANT: its count, * any)
- *   report REGION K BUG FUNC ACCESS ADDR WHERE
+ *   report REGION K BUG FUNC ACCESS ADDR WHERE INSN TEXT SOURCE
  *                                the K-th report (from 1) of REGION ("-":
  *                                none open), when its closing rule comes or
  *                                the console ends: bug type, the function
  *                                its title names (bpf_prog_<tag>_<name>,
  *                                ___bpf_prog_run, ...; "-" if none), "Read N"
  *                                or "Write N" ("-" without the line), the
- *                                address as KASAN prints it (hex, no 0x; "-"), where the address lies
- *                                ("8 bytes to the right of allocated 48-byte
- *                                region"; "-" without it)
+ *                                address as KASAN prints it (hex, no 0x;
+ *                                "-"), where the address lies ("8 bytes to
+ *                                the right of allocated 48-byte region";
+ *                                "-" without it), and what a kernel
+ *                                with the series' report lines says of a
+ *                                BPF program's access: the insn's index,
+ *                                "<function>: <disassembly>", the source
+ *                                line ("-" each without them)
  *   end    REGION COUNT          the region closes with COUNT reports
  *   line   MESSAGE               a message starting with one of the
  *                                PREFIXes, printk time dropped: the lines
@@ -48,7 +53,12 @@ static void print_report(const struct open_report *o)
 		printf("%s %d\t%lx\t", r->write ? "Write" : "Read", r->size, r->addr);
 	else
 		printf("-\t-\t");
-	printf("%s\n", r->where[0] ? r->where : "-");
+	printf("%s\t", r->where[0] ? r->where : "-");
+	if (r->insn >= 0)
+		printf("%ld\t%s\t", r->insn, r->insn_text[0] ? r->insn_text : "-");
+	else
+		printf("-\t-\t");
+	printf("%s\n", r->source[0] ? r->source : "-");
 }
 
 int main(int argc, char **argv)

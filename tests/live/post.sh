@@ -27,10 +27,12 @@ for a in "$@"; do
 	log_of[${a%%=*}]=${a#*=}
 done
 
-# Per boot and region: "mode region prog insn report where decoded"
+# Per boot and region: "mode region prog insn report where decoded kinsn"
 # (tab-separated): the program and insn of the runner's BJK-LIVE line, the
 # region's first report (type|Read/Write size|place), the function it
-# names, and the decoder's program:insn for that program. The reports as
+# names, the decoder's program:insn for that program, and the insn the
+# report's own "BPF insn:" line names ("-": none; "old": no report of the
+# console has one, a kernel from before them). The reports as
 # the one reader of their grammar gives them (bjk-facts,
 # harness/src/facts.c).
 facts=$run/live-facts.tsv
@@ -38,17 +40,18 @@ for mode in "${!log_of[@]}"; do
 	"$TOOLS/bjk-facts" -l 'BJK-LIVE ' -l '# decode:   ' "${log_of[$mode]}" | awk -F'\t' -v mode="$mode" '
 	$1 == "line" && $2 ~ /^BJK-LIVE / { split($2, f, " "); prog[f[2]] = f[4]; insn[f[2]] = f[6]; next }
 	$1 == "begin" && $2 ~ /^live\./ { split($2, g, "."); if (g[2] in prog) reg[g[2]] = $2; next }
+	$1 == "report" && $9 != "-" { lines = 1 }
 	$1 == "report" && $2 ~ /^live\./ {
 		split($2, g, "."); ex = g[2]
-		if (ex in prog && !(ex in type)) { type[ex] = $4; where[ex] = $5; acc[ex] = $6; loc[ex] = $8 == "-" ? "" : $8 }
+		if (ex in prog && !(ex in type)) { type[ex] = $4; where[ex] = $5; acc[ex] = $6; loc[ex] = $8 == "-" ? "" : $8; kinsn[ex] = $9 }
 		next }
 	$1 == "line" && $2 ~ /^# decode:   program  / { split($2, f, " "); dprog = f[4]; next }
 	$1 == "line" && $2 ~ /^# decode:   insn     [0-9]+:/ && dprog != "" { split($2, f, " "); n = f[4]; sub(/:$/, "", n); dec[dprog] = dprog ":" n; dprog = "" }
 	END {
 		for (k in prog)
-			printf "%s\t%s\t%s\t%s\t%s|%s|%s\t%s\t%s\n", mode, reg[k] == "" ? "live." k : reg[k], prog[k], insn[k],
+			printf "%s\t%s\t%s\t%s\t%s|%s|%s\t%s\t%s\t%s\n", mode, reg[k] == "" ? "live." k : reg[k], prog[k], insn[k],
 				type[k] == "" ? "none" : type[k], acc[k], loc[k], where[k] == "" ? "-" : where[k],
-				dec[prog[k]] == "" ? "-" : dec[prog[k]]
+				dec[prog[k]] == "" ? "-" : dec[prog[k]], !lines ? "old" : kinsn[k] == "" ? "-" : kinsn[k]
 	}'
 done >"$facts"
 
@@ -81,6 +84,8 @@ for region in $(cut -f2 "$facts" | sort -u); do
 		[[ "$(get $m 6)" =~ ^bpf_prog_[0-9a-f]{16}_${prog}$ ]] || why+=("$m: report in $(get $m 6), not program $prog")
 		[ "$(get $m 7)" = "$prog:$(get $m 4)" ] ||
 			why+=("$m: decoded to $(get $m 7), the program's access is $prog:$(get $m 4)")
+		[ "$(get $m 8)" = old ] || [ "$(get $m 8)" = "$(get $m 4)" ] ||
+			why+=("$m: the report's BPF insn line names $(get $m 8), the program's access is $(get $m 4)")
 	done
 	seen=$(get inline 5)
 	seen=${seen:-$(get outline 5)}

@@ -54,24 +54,28 @@ verdict() {
 	fi
 }
 
-# Per boot and bug: "boot bug report|...|... insn prog:insn addr iaddr"
-# (tab-separated): the out case's first report inside its region, the
-# runner's faulting insn, the decoder's program and insn, the report's
-# address, and that of the same program interpreted on the same map (its
-# out_interp region, in the boots with checks on). The reports as the one
-# reader of their grammar gives them (bjk-facts, harness/src/facts.c).
+# Per boot and bug: "boot bug report|...|... insn prog:insn addr iaddr
+# kinsn" (tab-separated): the out case's first report inside its region,
+# the runner's faulting insn, the decoder's program and insn, the report's
+# address, that of the same program interpreted on the same map (its
+# out_interp region, in the boots with checks on), and the insn the
+# report's own "BPF insn:" line names ("-": none; "old": the kernel prints
+# no such line in any report, a console from before the series had them).
+# The reports as the one reader of their grammar gives them (bjk-facts,
+# harness/src/facts.c).
 facts=$run/$check-facts.tsv
 for b in "${roles[@]}"; do
 	"$TOOLS/bjk-facts" -l 'BJK-MUSEUM ' -l '# decode:   ' "${log_of[$b]}" | awk -F'\t' -v boot="$b" '
 	$1 == "line" && $2 ~ /^BJK-MUSEUM / { split($2, f, " "); bugs[f[2]] = 1; insn[f[2]] = f[6]; next }
+	$1 == "report" && $9 != "-" { lines = 1 }
 	$1 == "report" && $3 == 1 && $2 ~ /^museum\.[a-z0-9_]+\.out$/ {
-		split($2, g, "."); k = g[2]; type[k] = $4; acc[k] = $6; addr[k] = $7; loc[k] = $8 == "-" ? "" : $8; next }
+		split($2, g, "."); k = g[2]; type[k] = $4; acc[k] = $6; addr[k] = $7; loc[k] = $8 == "-" ? "" : $8; kinsn[k] = $9; next }
 	$1 == "report" && $3 == 1 && $2 ~ /^museum\.[a-z0-9_]+\.out_interp$/ { split($2, g, "."); iaddr[g[2]] = $7; next }
 	$1 == "line" && $2 ~ /^# decode:   program  m_/ { split($2, f, " "); dprog = f[4]; dbug = substr(dprog, 3); next }
 	$1 == "line" && $2 ~ /^# decode:   insn     [0-9]+:/ && dbug != "" { split($2, f, " "); n = f[4]; sub(/:$/, "", n); if (!(dbug in dec)) dec[dbug] = dprog ":" n; dbug = "" }
 	END {
 		for (k in bugs)
-			printf "%s\t%s\t%s|%s|%s\t%s\t%s\t%s\t%s\n", boot, k, type[k] == "" ? "none" : type[k], acc[k], loc[k], insn[k], dec[k] == "" ? "-" : dec[k], addr[k] == "" ? "-" : addr[k], iaddr[k] == "" ? "-" : iaddr[k]
+			printf "%s\t%s\t%s|%s|%s\t%s\t%s\t%s\t%s\t%s\n", boot, k, type[k] == "" ? "none" : type[k], acc[k], loc[k], insn[k], dec[k] == "" ? "-" : dec[k], addr[k] == "" ? "-" : addr[k], iaddr[k] == "" ? "-" : iaddr[k], !lines ? "old" : kinsn[k] == "" ? "-" : kinsn[k]
 	}'
 done >"$facts"
 
@@ -88,10 +92,15 @@ for bug in $(cut -f2 "$facts" | sort -u); do
 			why+=("$b: decoded to $(get $b 5), the program's access is m_$bug:$(get $b 4)")
 		[ "$(get $b 6)" != - ] && [ "$(get $b 6)" = "$(get $b 7)" ] ||
 			why+=("$b: address $(get $b 6) JITed, $(get $b 7) interpreted on the same map")
+		# the kernel's own "BPF insn:" line (a console from before it: old)
+		[ "$(get $b 8)" = old ] || [ "$(get $b 8)" = "$(get $b 4)" ] ||
+			why+=("$b: the report's BPF insn line names $(get $b 8), the program's access is $(get $b 4)")
 	done
+	named=", and named by the report"
+	[ "$(get inline 8)" != old ] || named=""
 	verdict "$bug" \
-		"$ref (inline, outline, interp; the same address JITed and interpreted); insn $insn" \
-		"$bug: same report in inline, outline, interp: $ref; the same address JITed and interpreted; decoded to insn $insn" \
+		"$ref (inline, outline, interp; the same address JITed and interpreted); insn $insn$named" \
+		"$bug: same report in inline, outline, interp: $ref; the same address JITed and interpreted; decoded to insn $insn$named" \
 		"${why[@]}"
 done
 

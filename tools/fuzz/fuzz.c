@@ -43,6 +43,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,6 +276,17 @@ static void maps_fill(const struct fz_prog *p)
 	for (m = 0; m < FZ_NMAPS; m++) {
 		if (!fz_map_has_values(m) || !names_map(p, m))
 			continue;
+		/*
+		 * A full LRU map evicts to make room, how much depends on the
+		 * number of CPUs: emptied first, the refill evicts nothing, and
+		 * a program finds every key in every guest.
+		 */
+		if (fz_maps[m].type == BPF_MAP_TYPE_LRU_HASH) {
+			for (i = 0; i < keys_touched(p, m); i++) {
+				fz_map_key(m, i, key);
+				map_delete(map_fd[m], key);
+			}
+		}
 		for (i = 0; i < fz_maps[m].max_entries; i++) {
 			fz_map_key(m, i, key);
 			if (fz_maps[m].type == BPF_MAP_TYPE_PERCPU_ARRAY) {
@@ -1257,9 +1269,9 @@ static void finding(struct fz_prog *orig, struct verdict *v)
 	write_text(tmp, "verifier.log", vlog);
 	snprintf(info, sizeof(info),
 		 "key %s\ntitle %s\nreports %d\nmode %s\nbits %#x\nprograms %llu\nseconds %.1f\n"
-		 "insns %u (minimized from %u)\nreproduces %s\n",
+		 "insns %u (minimized from %u)\ncpus %d\nreproduces %s\n",
 		 v->key, v->title, again.reports, opt.interp ? "interp" : opt.mode, opt.bits,
-		 (unsigned long long)progs, t_found, p.len, orig->len,
+		 (unsigned long long)progs, t_found, p.len, orig->len, ncpus,
 		 strcmp(again.key, v->key) ? "no" : "yes");
 	write_text(tmp, "info", info);
 	snprintf(path, sizeof(path), "%s/repro.c", tmp);
@@ -1333,11 +1345,20 @@ static void setup_maps(void)
 	int m, t, f;
 	FILE *pf = fopen("/sys/devices/system/cpu/possible", "r");
 	int a, b;
+	cpu_set_t cpu0;
 
 	if (pf && fscanf(pf, "%d-%d", &a, &b) == 2)
 		ncpus = b + 1;
 	if (pf)
 		fclose(pf);
+	/*
+	 * Every load and run on CPU 0: what a run leaves in per-CPU and LRU
+	 * maps is then the same from run to run and from guest to guest.
+	 */
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	if (sched_setaffinity(0, sizeof(cpu0), &cpu0))
+		say("warning: cannot run on CPU 0 alone: %s", strerror(errno));
 	for (m = 0; m < FZ_NMAPS; m++) {
 		if (m == FZ_PROG_ARRAY)
 			continue;
@@ -1541,8 +1562,8 @@ int main(int argc, char **argv)
 		die("out of memory");
 	setup_maps();
 	rng = opt.seed ^ 0x6a09e667f3bcc908ull;
-	say("seed %llu, mode %s, museum bits %#x, %s, budget %.0f s%s",
-	    (unsigned long long)opt.seed, opt.interp ? "interp" : opt.mode, opt.bits,
+	say("seed %llu, mode %s, museum bits %#x, %d CPU(s), %s, budget %.0f s%s",
+	    (unsigned long long)opt.seed, opt.interp ? "interp" : opt.mode, opt.bits, ncpus,
 	    opt.interp || opt.no_diff ? "no differential" : "differential on",
 	    opt.secs, opt.max_progs ? " or the program count" : "");
 	t_start = now();

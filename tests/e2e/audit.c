@@ -104,12 +104,12 @@ static int count_probe_guards(const uint8_t *img, uint32_t len)
 }
 
 /*
- * Inline mode: the JIT's own table of function @f (bjk_tab_load()) has one
- * entry per checked access, and a merged check covers several. Its checks
+ * The JIT's own table of function @f (bjk_tab_load()) has one entry per
+ * checked access, and an inline merged check covers several. Its checks
  * must be exactly the calls found in the image from a->call[@first] on,
  * one each; its entries then replace those calls in a->call, with the
  * offset a report on each access names. A function with no table keeps
- * its calls (outline mode: one call per access). -1 on a mismatch.
+ * its calls (a kernel whose outline checks have none). -1 on a mismatch.
  */
 static int audit_table(struct tcase *t, struct audit *a, int f, int first)
 {
@@ -214,6 +214,7 @@ int audit(struct tcase *t, int fd, const struct exempt *ex)
 			fail(t, "audit: bpf_prog_get_info_by_fd: %s", strerror(errno));
 		goto out;
 	}
+	a->lines = p.info.nr_line_info > 0;
 	memcpy(a->name, p.info.name, sizeof(a->name));
 	memcpy(a->tag, p.info.tag, sizeof(a->tag));
 	a->nfuncs = p.nfuncs;

@@ -56,7 +56,8 @@ struct audit {
 	uint32_t flen[AUDIT_FUNCS];
 	int ncalls;		/* inline: the table's accesses, else the calls */
 	int nchecks;		/* the checks' calls in the image */
-	bool table;		/* inline: the JIT's table, call[] from it */
+	bool table;		/* the JIT's table, call[] from it */
+	bool lines;		/* the program has BTF line info */
 	struct {
 		int func;
 		uint32_t ret_off;	/* where a report names the access */

@@ -49,6 +49,7 @@
 #include "bjk-out.h"
 #include "bjk-guest.h"
 #include "bjk-kmsg.h"
+#include "bjk-prog.h"
 #include "bjk-report.h"
 #include "e2e.h"
 
@@ -499,6 +500,46 @@ void arm(struct tcase *t)
 	t->armed = true;
 }
 
+/*
+ * The lines the kernel adds to report @n of program @a (its BPF insn, line
+ * and program): the insn the JIT's table has for the check that reported
+ * (@insn, in function @e->func; -1: no table), a memory access of the
+ * report's size and direction by its disassembly, and a source line from
+ * the program's line info, which every program built from C has.
+ */
+static void report_lines(struct tcase *t, int n, const struct bjk_report *g,
+			 const struct audit *a, const struct expect *e, int insn)
+{
+	unsigned int code;
+	const char *text;
+	bool write;
+	int size;
+
+	if (strncmp(g->prog, a->name, sizeof(a->name)))
+		fail(t, "report %d: BPF program line names '%s', want '%s'", n, g->prog, a->name);
+	if (g->insn < 0) {
+		fail(t, "report %d: no BPF insn line", n);
+		return;
+	}
+	/* the table's index is the function's own; function 0 starts at 0 */
+	if (insn >= 0 && e->func == 0 && g->insn != insn)
+		fail(t, "report %d: BPF insn %ld, the JIT's table says %d", n, g->insn, insn);
+	text = strstr(g->insn_text, ": (");
+	if (!text || sscanf(text, ": (%x)", &code) != 1) {
+		fail(t, "report %d: BPF insn line '%s' has no disassembly", n, g->insn_text);
+	} else {
+		struct bpf_insn in = { .code = code, .src_reg = 1 };
+
+		if (bjk_insn_access(&in, &write, &size) == BJK_ACCESS_NONE || write != e->write ||
+		    size != e->size)
+			fail(t, "report %d: BPF insn '%s' is no %s", n, g->insn_text,
+			     kind_name(e->write, e->size));
+	}
+	if (a->lines ? !strstr(g->source, ".bpf.c:") : strncmp(g->source, "none", 4))
+		fail(t, "report %d: BPF source '%s', the program %s line info", n, g->source,
+		     a->lines ? "has" : "has no");
+}
+
 /* After the run: read the reports, close the region, judge, print. */
 void case_end(struct tcase *t)
 {
@@ -566,6 +607,7 @@ void case_end(struct tcase *t)
 		if (k == a->ncalls)
 			fail(t, "report %d: +0x%lx is not where a %s check of the program reports", i + 1,
 			     g->off, kind_name(e->write, e->size));
+		report_lines(t, i + 1, g, a, e, k < a->ncalls ? a->call[k].insn : -1);
 		if (t->nseen < 8) {
 			struct seen *v = &t->seen[t->nseen++];
 

@@ -12,8 +12,7 @@ name=demo
 . "$(dirname "$0")/../lib/build-common.sh"
 need_clang
 mkdir -p "$out/host"
-"$clang" -g -O2 -target bpf -mcpu=v4 -Wall -Werror -I"$userland" -I"$uinc" \
-	-c "$here/demo.bpf.c" -o "$out/host/demo.bpf.o"
+bpf_cc "$here/demo.bpf.c" "$out/host/demo.bpf.o" -I"$userland" -I"$uinc"
 gcc -O2 -g -Wall -Wextra -I"$uinc" -I"$tree/tools/include/uapi" \
 	-o "$out/host/bjk-demo.tmp" "$here/demo.c" "$libbpf_a" -lelf -lz
 mv -f "$out/host/bjk-demo.tmp" "$out/host/bjk-demo"

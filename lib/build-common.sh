@@ -73,12 +73,22 @@ bjk_bpf_obj_end:
 EOS
 }
 
+# bpf_cc SRC OBJ [CLANG ARGS...]: a BPF object for -mcpu=v4, compiled from
+# the repository's root with SRC named from there: its BTF line info, and so
+# the kernel's reports and the decoder, name ./<path>, not this machine's
+# checkout, and keep each line's text.
+bpf_cc() {
+	local src=$1 obj=$2
+	shift 2
+	(cd "$root" && "$clang" -g -O2 -target bpf -mcpu=v4 -Wall -Werror \
+		-fdebug-compilation-dir=. "$@" -c "${src#"$root"/}" -o "$obj")
+}
+
 # bpf_object SRC OBJ: a BPF program that needs only uapi headers (linux/bpf.h
-# from the tree, which matches the kernel; asm/ from the host), for -mcpu=v4.
+# from the tree, which matches the kernel; asm/ from the host).
 bpf_object() {
-	"$clang" -g -O2 -target bpf -mcpu=v4 -Wall -Werror \
-		-I"$tree/tools/include/uapi" -I"$uinc" \
-		-idirafter /usr/include/x86_64-linux-gnu -c "$1" -o "$2"
+	bpf_cc "$1" "$2" -I"$tree/tools/include/uapi" -I"$uinc" \
+		-idirafter /usr/include/x86_64-linux-gnu
 }
 
 # guest_program OUT SOURCE... [-lLIB...]: a static program for the guest

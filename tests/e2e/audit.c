@@ -256,6 +256,7 @@ int audit(struct tcase *t, int fd, const struct exempt *ex)
 			a->call[a->ncalls].size = c->size;
 			a->call[a->ncalls].insn = -1;
 			a->ncalls++;
+			a->inlined |= c->slow;
 		}
 		if (audit_table(t, a, f, first) < 0)
 			ret_tab = -1;

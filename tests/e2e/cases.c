@@ -724,7 +724,7 @@ static void case_c(const struct spec *c)
 		audit(t, prog_fd(o, c->prog), &c->ex);
 		if (c->audit2)
 			audit(t, prog_fd(o, c->audit2), &noex);
-		if (m && c->merges && t->naud && t->aud[0].table &&
+		if (m && c->merges && t->naud && t->aud[0].inlined &&
 		    t->aud[0].nchecks >= t->aud[0].ncalls)
 			fail(t, "merging on, but %d checks for %d accesses", t->aud[0].nchecks,
 			     t->aud[0].ncalls);

@@ -54,9 +54,10 @@ struct audit {
 	int nfuncs;
 	uint64_t ksym[AUDIT_FUNCS];
 	uint32_t flen[AUDIT_FUNCS];
-	int ncalls;		/* inline: the table's accesses, else the calls */
+	int ncalls;		/* with a table its accesses, else the calls */
 	int nchecks;		/* the checks' calls in the image */
 	bool table;		/* the JIT's table, call[] from it */
+	bool inlined;		/* its checks are inline (call the slow path) */
 	bool lines;		/* the program has BTF line info */
 	struct {
 		int func;

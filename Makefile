@@ -25,7 +25,8 @@ help:
 	@echo "                  e.g. ARGS='-j 2 -t 10' (tools/fuzz/run -h; docs/fuzz.md)"
 	@echo "make series-check every patch of patches/ in order: checkpatch --strict,"
 	@echo "                  the build, no new W=1 warning, KUnit (kunit.py) from the"
-	@echo "                  patch that adds the suites on (not in make test: long)"
+	@echo "                  patch that adds the suites on (not in make test: long;"
+	@echo "                  BJK_SERIES_FROM=N checks from patch N on)"
 	@echo "make clean-cache  delete the cache (\$$BJK_CACHE, default ~/.cache/bpf-jit-kasan)"
 	@echo "make help         this text"
 

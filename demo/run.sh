@@ -27,8 +27,10 @@ make run: what it showed ($(since "$t0") in all):
     verifier and ran it: demo_uaf read 8 bytes of an object the kernel had
     just freed (the e2e test module's bug zoo, bjk_zoo_freed());
   - the JIT's check caught the read: "BUG: KASAN: slab-use-after-free in
-    bpf_prog_<tag>_demo_uaf", with where the object was allocated and freed;
-  - bjk-decode turned the report's +0x<off> into the BPF instruction and the
-    C source line (demo/demo.bpf.c:$line), from the program's BTF line info.
+    bpf_prog_<tag>_demo_uaf", with where the object was allocated and freed,
+    and the kernel named the program, the BPF instruction and the C source
+    line (the report's "BPF" lines: demo/demo.bpf.c:$line, from its BTF);
+  - bjk-decode said the same from a snapshot of the loaded program (what a
+    kernel without those lines needs).
 Your own program: tools/vm -- ./your-loader (see README.md, "Run your own program").
 EOT

@@ -297,7 +297,9 @@ static void maps_fill(const struct fz_prog *p)
 			}
 			map_update(map_fd[m], key, val);
 		}
-		for (i = fz_maps[m].max_entries; i < keys_touched(p, m); i++) {
+		/* (an LRU map's were all deleted above) */
+		for (i = fz_maps[m].max_entries;
+		     fz_maps[m].type != BPF_MAP_TYPE_LRU_HASH && i < keys_touched(p, m); i++) {
 			fz_map_key(m, i, key);
 			map_delete(map_fd[m], key);
 		}

@@ -6,6 +6,7 @@
  *   bjk-fuzz [-s SEED] [-t SECS] [-n PROGS] [-b BITS] [-m off|outline|inline|interp]
  *            [-o OUTDIR] [-i DIR]... [-u | -U PREFIX] [-p SECS] [-q] [-D] [-v] [-K]
  *            [-G PERCENT] [-c FILE]
+ *   bjk-fuzz -R PROGFILE > repro.c
  *
  * The loop: generate a program (gen.c) or mutate one of the corpus; fill
  * the maps it names from its seed; load it under KCOV; if the verifier
@@ -34,7 +35,8 @@
  * programs are refused, of noisy differences, and where the time goes;
  * -K no KCOV; -G the share of generated programs (the rest mutated; 100:
  * the same programs on every machine); -c FILE keeps the program being
- * loaded there, OUTDIR/current getting it only before it runs. Exit
+ * loaded there, OUTDIR/current getting it only before it runs. -R writes
+ * a program file's C reproducer to stdout and does nothing else. Exit
  * status: 0 when the budget was spent or -u, -U found one; 1 on an error,
  * with its reason.
  */
@@ -1439,7 +1441,8 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: bjk-fuzz [-s SEED] [-t SECS] [-n PROGS] [-b BITS] [-m off|outline|inline|interp]\n"
 		"                [-o OUTDIR] [-i DIR]... [-u | -U PREFIX] [-p SECS] [-q] [-D] [-v] [-K]\n"
-		"                [-G PERCENT] [-c FILE]\n");
+		"                [-G PERCENT] [-c FILE]\n"
+		"       bjk-fuzz -R PROGFILE > repro.c\n");
 	exit(2);
 }
 
@@ -1471,8 +1474,21 @@ int main(int argc, char **argv)
 	int c, i, cur_fd;
 	char *end;
 
-	while ((c = getopt(argc, argv, "s:t:n:b:m:o:i:uU:p:qDvKG:c:")) != -1) {
+	while ((c = getopt(argc, argv, "s:t:n:b:m:o:i:uU:p:qDvKG:c:R:")) != -1) {
 		switch (c) {
+		case 'R':
+			/*
+			 * A program file's C reproducer, on the host as in the
+			 * guest: how a program minimized by hand (findings that
+			 * hang or WARN_ONCE, which the loop cannot minimize in
+			 * one boot) becomes something to run with tools/vm.
+			 */
+			if (fz_prog_load(optarg, &p))
+				die("-R %s: %s", optarg, errno == EINVAL ?
+				    "not a bjk-fuzz program file" : strerror(errno));
+			if (fz_repro_write(stdout, &p, optarg, "-", "-") || fflush(stdout))
+				die("-R %s: writing the reproducer: %s", optarg, strerror(errno));
+			return 0;
 		case 's':
 			opt.seed = strtoull(optarg, &end, 0);
 			if (*end)

@@ -30,7 +30,8 @@ make run: what it showed ($(since "$t0") in all):
     bpf_prog_<tag>_demo_uaf", with where the object was allocated and freed,
     and the kernel named the program, the BPF instruction and the C source
     line (the report's "BPF" lines: demo/demo.bpf.c:$line, from its BTF);
-  - bjk-decode said the same from a snapshot of the loaded program (what a
-    kernel without those lines needs).
+  - bjk-decode, under which tools/vm runs the command, read the same from
+    those lines (for consoles of kernels without them it decodes a snapshot
+    of the loaded program instead).
 Your own program: tools/vm -- ./your-loader (see README.md, "Run your own program").
 EOT

@@ -64,11 +64,13 @@ bjk_ktap() {
 # bjk_decoded NAME DECODER CMD...: CMD under the decoder's watch, which
 # decodes each KASAN report while its program is loaded (CMD waits for its
 # ack, /tmp/NAME.ack, before it frees the program); the decoded lines go to
-# the console as "# decode:" notes. Returns CMD's status.
+# the console as "# decode:" notes. -H: decoded from the program, not from
+# the kernel's BPF lines, so that the checks across boots compare the two.
+# Returns CMD's status.
 bjk_decoded() {
 	local name=$1 decode=$2 rc=0 l
 	shift 2
-	BJK_DECODE_ACK=/tmp/$name.ack "$decode" watch -a "/tmp/$name.ack" -- "$@" \
+	BJK_DECODE_ACK=/tmp/$name.ack "$decode" watch -H -a "/tmp/$name.ack" -- "$@" \
 		>"/tmp/$name.decode" || rc=$?
 	while IFS= read -r l; do echo "# decode: $l" >/dev/kmsg; done <"/tmp/$name.decode"
 	return "$rc"

@@ -90,6 +90,7 @@ struct bjk_report {
 	 */
 	char prog[64];		/* "" without the line */
 	long insn;		/* -1 without the line */
+	bool insn_blinded;	/* "(blinded)" after the index: the JITed copy's */
 	char insn_text[160];	/* "<function>: <disassembly>" */
 	char source[256];	/* what follows "BPF source: " */
 	bool open;		/* between its first line and its closing rule */
@@ -164,10 +165,12 @@ static inline enum bjk_report_line bjk_report_parse(const char *msg, struct bjk_
 		char *end;
 
 		r->insn = strtol(msg + 10, &end, 10);
-		if (end == msg + 10 || !in)
+		if (end == msg + 10 || !in) {
 			r->insn = -1;
-		else
+		} else {
+			r->insn_blinded = !strncmp(end, " (blinded)", 10);
 			snprintf(r->insn_text, sizeof(r->insn_text), "%s", in + 4);
+		}
 		return BJK_REPORT_LINE;
 	}
 	if (!r->source[0] && !strncmp(msg, "BPF source: ", 12)) {

@@ -3,14 +3,22 @@
  * bjk-decode: from a KASAN report in a JIT-compiled BPF program to the BPF
  * instruction and the C source line that made the bad access.
  *
- *   bjk-decode [-m] [-d DUMP] LOG   decode the reports of a console log or
- *                                   dmesg, with the programs of DUMP (or the
- *                                   live ones when there is no -d)
+ *   bjk-decode [-m] [-H] [-d DUMP] LOG   decode the reports of a console
+ *                                   log or dmesg, with the programs of DUMP
+ *                                   (or the live ones when there is no -d)
  *   bjk-decode dump FILE            save every loaded program (for later)
- *   bjk-decode watch [-m] [-d DUMP] [-a ACK] -- CMD [ARG...]
+ *   bjk-decode watch [-m] [-H] [-d DUMP] [-a ACK] -- CMD [ARG...]
  *                                   run CMD; decode each report in a BPF
  *                                   program while the program is still
  *                                   loaded; exit with CMD's status
+ *
+ * The series' kernel says it itself: after the access line, "BPF program:",
+ * "BPF insn: <index> in <function>: <disassembly>" and "BPF source:
+ * <file>:<line>:<col>: <text>", from the JIT's table and the program's line
+ * info at the moment of the report. A report with those lines is decoded
+ * from them alone, the program loaded or not. What follows is for consoles
+ * of kernels without them (and, with -H, for any: the tests compare the
+ * two).
  *
  * A report reads "BUG: KASAN: <type> in bpf_prog_<tag>_<name>+0x<off>/0x<len>"
  * then "Read|Write of size N at addr A". 6.12 has no map from BPF
@@ -522,6 +530,7 @@ struct decoded {
 	bool blinded;		/* see decode() */
 	bool by_order;		/* told apart by the order of the checks */
 	bool by_table;		/* found in the JIT's table */
+	bool kernel;		/* from the kernel's own lines (BPF insn: ...) */
 };
 
 /*
@@ -553,6 +562,9 @@ static bool lines_out_of_step(const struct snap *s)
 static const char blinded_why[] =
 	"line info out of step with the xlated instructions (constant blinding, bpf_jit_harden, of a program with subprograms); decode with bpf_jit_harden=0";
 
+/* -H: decode on the host even when the kernel printed the lines */
+static bool host_only;
+
 static struct decoded decode(const struct bjk_report *r)
 {
 	const struct tab_access *tab = NULL;
@@ -568,6 +580,20 @@ static struct decoded decode(const struct bjk_report *r)
 				d.func = f;
 				break;
 			}
+	/*
+	 * The kernel said which instruction and line, from the JIT's table and
+	 * the program's line info at the moment of the report: that is the
+	 * answer, with or without the program (the snapshot, when there is
+	 * one, only gives the function's index). What follows is for consoles
+	 * of kernels without those lines.
+	 */
+	if (r->insn >= 0 && !host_only) {
+		d.kernel = true;
+		d.insn = (int)r->insn;
+		d.ncand = 1;
+		d.blinded = r->insn_blinded;
+		return d;
+	}
 	if (!d.s) {
 		d.why = "program not found (not loaded any more, and not in the dump)";
 		return d;
@@ -702,6 +728,66 @@ static struct decoded decode(const struct bjk_report *r)
 	return d;
 }
 
+/*
+ * The kernel's "BPF source: <file>:<line>:<col>: <text>" into its parts;
+ * false for "none, ..." (no line info).
+ */
+static bool kernel_source(const struct bjk_report *r, char *file, size_t n, unsigned int *line,
+			  unsigned int *col, const char **text)
+{
+	const char *p = r->source, *q;
+
+	int end;
+
+	for (q = strchr(p, ':'); q; q = strchr(q + 1, ':')) {
+		end = 0;
+		if (sscanf(q, ":%u:%u:%n", line, col, &end) == 2 && end && (size_t)(q - p) < n) {
+			snprintf(file, n, "%.*s", (int)(q - p), p);
+			*text = q + end + strspn(q + end, " \t");
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The access of the kernel's disassembly, "<function>: (79) r1 = ...". */
+static bool kernel_kind(const struct bjk_report *r, bool *write, int *size)
+{
+	const char *p = strstr(r->insn_text, ": (");
+	struct bpf_insn i = { .dst_reg = BPF_REG_1, .src_reg = BPF_REG_1 };
+	unsigned int code;
+
+	if (!p || sscanf(p, ": (%x)", &code) != 1)
+		return false;
+	i.code = code;
+	return bjk_insn_access(&i, write, size) == BJK_ACCESS_CHECKED;
+}
+
+static void print_kernel(FILE *o, const struct bjk_report *r, const struct decoded *d)
+{
+	unsigned int line, col;
+	const char *text;
+	char file[256];
+
+	fprintf(o, "  program  %s", r->prog[0] ? r->prog : "(not named)");
+	if (d->s)
+		fprintf(o, " (id %u), function %d of %d", d->s->id, d->func, d->s->nfuncs);
+	fputc('\n', o);
+	if (kernel_source(r, file, sizeof(file), &line, &col, &text))
+		fprintf(o, "  source   %s:%u:%u\n           %u | %s\n", file, line, col, line, text);
+	else
+		fprintf(o, "  source   %s\n", r->source[0] ? r->source : "(no BPF source line)");
+	fprintf(o, "  insn     %d%s in %s\n", d->insn, d->blinded ? " (blinded)" : "", r->insn_text);
+	fprintf(o, "  note     as the kernel printed it (its BPF program/insn/source lines)%s\n",
+		d->blinded ? "; the index is the blinded copy's (bpf_jit_harden), not the xlated dump's" : "");
+}
+
+static const char *host_note(const struct bjk_report *r)
+{
+	return r->insn >= 0 ? "decoded on the host (-H), the kernel's own lines aside" :
+	       "the kernel printed no BPF insn line (a kernel without the series' report lines): decoded on the host, from the program's instructions and line info";
+}
+
 static void print_decoded(FILE *o, int n, const struct bjk_report *r, const struct decoded *d)
 {
 	uint32_t k, from, to;
@@ -710,8 +796,13 @@ static void print_decoded(FILE *o, int n, const struct bjk_report *r, const stru
 	fprintf(o, "bjk-decode: report %d: %s, %s of size %d at addr %lx\n", n, r->bug,
 		r->write ? "Write" : "Read", r->size, r->addr);
 	fprintf(o, "  symbol   %s+0x%lx/0x%lx\n", r->sym, r->off, r->len);
+	if (d->kernel) {
+		print_kernel(o, r, d);
+		return;
+	}
 	if (!d->s) {
 		fprintf(o, "  not decoded: %s\n", d->why);
+		fprintf(o, "  note     %s\n", host_note(r));
 		return;
 	}
 	fn = strchr(d->s->sym[d->func] + 9, '_');	/* past "bpf_prog_<tag>" */
@@ -736,6 +827,7 @@ static void print_decoded(FILE *o, int n, const struct bjk_report *r, const stru
 		fprintf(o, "  insn     %d candidates of that kind (marked '=>')\n", d->ncand);
 	if (d->why)
 		fprintf(o, "  note     %s\n", d->why);
+	fprintf(o, "  note     %s\n", host_note(r));
 	/* the line's instructions, the faulting one marked */
 	if (d->line) {
 		from = d->line->insn;
@@ -772,6 +864,18 @@ static void print_line(FILE *o, const char *region, const struct bjk_report *r,
 	int size;
 	size_t k;
 
+	if (d->kernel) {
+		unsigned int line, col;
+
+		if (kernel_kind(r, &write, &size))
+			snprintf(kind, sizeof(kind), "%s%d", write ? "write" : "read", size);
+		if (kernel_source(r, source, sizeof(source), &line, &col, &t))
+			snprintf(source + strlen(source), sizeof(source) - strlen(source), ":%u", line);
+		else
+			t = "";
+		snprintf(text, sizeof(text), "%s", t);
+		goto out;
+	}
 	if (d->insn >= 0 &&
 	    bjk_insn_access(&d->s->insns[d->insn], &write, &size) == BJK_ACCESS_CHECKED)
 		snprintf(kind, sizeof(kind), "%s%d", write ? "write" : "read", size);
@@ -783,11 +887,13 @@ static void print_line(FILE *o, const char *region, const struct bjk_report *r,
 		for (t = d->line->text; *t == ' ' || *t == '\t'; t++)
 			;
 	snprintf(text, sizeof(text), "%s", t);
+out:
 	for (k = 0; text[k]; k++)	/* one line, one space between fields */
 		if (text[k] == '\t' || text[k] == '\n')
 			text[k] = ' ';
 	fprintf(o, "decoded %s %s %s %d %s %d %d %s %s # %s\n", region[0] ? region : "-", r->bug,
-		r->write ? "write" : "read", r->size, d->s && d->s->name[0] ? d->s->name : "-",
+		r->write ? "write" : "read", r->size,
+		d->kernel && r->prog[0] ? r->prog : d->s && d->s->name[0] ? d->s->name : "-",
 		d->func, d->insn, kind, source, text);
 }
 
@@ -817,18 +923,28 @@ static int decode_log(const char *path, bool live)
 		fprintf(stderr, "bjk-decode: %s: %s\n", path, strerror(errno));
 		return 2;
 	}
-	while (fgets(line, sizeof(line), in)) {
+	for (;;) {
 		struct decoded d;
+		bool eof = !fgets(line, sizeof(line), in);
 
-		bjk_expect_begin(bjk_msg(line), region, &c);
-		if (bjk_report_parse(bjk_msg(line), &r) != BJK_REPORT_ACCESS ||
-		    !bjk_report_in_bpf(&r))
-			continue;
-		if (live)
-			snap_find_live(r.sym, r.len);
-		d = decode(&r);
-		print_report(stdout, ++n, region, &r, &d);
-		bad += !d.s;
+		/* a report is decoded whole: the kernel's lines come after its access line */
+		if (!eof) {
+			line[strcspn(line, "\r\n")] = '\0';
+			bjk_expect_begin(bjk_msg(line), region, &c);
+			if (bjk_report_parse(bjk_msg(line), &r) != BJK_REPORT_END)
+				continue;
+		} else if (!r.open) {
+			break;	/* else a console cut inside a report: what it has */
+		}
+		if (r.access && bjk_report_in_bpf(&r)) {
+			if (live && !(r.insn >= 0 && !host_only))
+				snap_find_live(r.sym, r.len);
+			d = decode(&r);
+			print_report(stdout, ++n, region, &r, &d);
+			bad += !d.s && !d.kernel;
+		}
+		if (eof)
+			break;
 	}
 	if (in != stdin)
 		fclose(in);
@@ -913,9 +1029,6 @@ static int watch(const char *dump, const char *ack, char **argv)
 	char region[BJK_EXPECT_NAME] = "", name[BJK_EXPECT_NAME];
 	struct bjk_report r = {};
 	bool drained = false;
-	char *pending = NULL;
-	size_t pending_len = 0;
-	FILE *pf;
 	pid_t pid;
 
 	if (bjk_kmsg_open(&km)) {
@@ -971,31 +1084,15 @@ static int watch(const char *dump, const char *ack, char **argv)
 			/* now, while the report is printed, the program is alive */
 			if (kind == BJK_REPORT_BEGIN && bjk_report_in_bpf(&r))
 				snap_find_live(r.sym, r.len);
-			/* the decoded text waits for the report's closing line */
-			if (kind == BJK_REPORT_END && pending) {
-				fputs(pending, stdout);
-				fflush(stdout);
-				free(pending);
-				pending = NULL;
-				pending_len = 0;
-			}
-			if (kind != BJK_REPORT_ACCESS || !bjk_report_in_bpf(&r))
+			/* decoded whole: the kernel's lines come after the access line */
+			if (kind != BJK_REPORT_END || !r.access || !bjk_report_in_bpf(&r))
 				continue;
 			d = decode(&r);
-			if (!pending)
-				pf = open_memstream(&pending, &pending_len);
-			else
-				pf = NULL;
-			print_report(pf ? pf : stdout, ++n, region, &r, &d);
-			if (pf)
-				fclose(pf);
+			print_report(stdout, ++n, region, &r, &d);
+			fflush(stdout);
 		}
 	}
 	waitpid(pid, &status, 0);
-	if (pending) {
-		fputs(pending, stdout);
-		free(pending);
-	}
 	if (dump) {
 		FILE *o = fopen(dump, "w");
 		int k;
@@ -1016,9 +1113,9 @@ static int watch(const char *dump, const char *ack, char **argv)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: bjk-decode [-m] [-d DUMP] LOG|-\n"
+		"usage: bjk-decode [-m] [-H] [-d DUMP] LOG|-\n"
 		"       bjk-decode dump FILE\n"
-		"       bjk-decode watch [-m] [-d DUMP] [-a ACK] -- CMD [ARG...]\n");
+		"       bjk-decode watch [-m] [-H] [-d DUMP] [-a ACK] -- CMD [ARG...]\n");
 	exit(2);
 }
 
@@ -1039,8 +1136,9 @@ int main(int argc, char **argv)
 		argv++;
 		argc--;
 	}
-	while ((opt = getopt(argc, argv, "md:a:")) != -1) {
+	while ((opt = getopt(argc, argv, "mHd:a:")) != -1) {
 		switch (opt) {
+		case 'H': host_only = true; break;
 		case 'a': ack = optarg; break;
 		case 'd': dump = optarg; break;
 		case 'm': one_line = true; break;

@@ -10,7 +10,10 @@
 # writer did not finish, must change the table and the exit status. Its
 # own verdict, KTAP, on stdout and in RUNDIR/host/judge.ktap. Last, the
 # golden cases of tests/host/golden/facts/: bjk-facts on each console must
-# print its expected rows.
+# print its expected rows; and of tests/host/golden/decode/: bjk-decode on
+# each console, no program at hand, must print what is expected (a
+# console with the kernel's BPF lines decoded from them alone, one without
+# them sent to the host's decoding, which says why it cannot).
 set -euo pipefail
 . "$(dirname "$0")/../../harness/lib.sh"
 
@@ -57,7 +60,9 @@ summary() {
 # rows expected.
 golden=$BJK_ROOT/tests/host/golden
 mapfile -t facts_cases < <(find "$golden/facts" -mindepth 1 -maxdepth 1 -type d | sort)
-printf 'KTAP version 1\n1..%d\n' $((7 + ${#facts_cases[@]})) | tee -a "$host_ktap"
+mapfile -t decode_cases < <(find "$golden/decode" -mindepth 1 -maxdepth 1 -type d | sort)
+printf 'KTAP version 1\n1..%d\n' $((7 + ${#facts_cases[@]} + ${#decode_cases[@]})) |
+	tee -a "$host_ktap"
 
 good='KTAP version 1
 1..3
@@ -165,6 +170,26 @@ for dir in "${facts_cases[@]}"; do
 		ktap ok "facts.$name" "$(wc -l <"$dir/expected") rows as expected"
 	else
 		ktap not-ok "facts.$name" "status $rc; $(diff "$dir/expected" "$work/facts.$name" | head -4 | tr '\n\t' '  ')"
+	fi
+done
+
+# bjk-decode on consoles alone (an empty dump: no program loaded), in both
+# of its formats, the block and -m's one line a report.
+printf 'bjk-decode dump 1\n' >"$work/empty.dump"
+decode=$(suite_out tools)/bjk-decode
+for dir in "${decode_cases[@]}"; do
+	name=$(basename "$dir")
+	rc=0
+	if [ ! -x "$decode" ]; then
+		ktap not-ok "decode.$name" "$decode missing (tools/build.sh: make test builds it before the boots)"
+		continue
+	fi
+	{ "$decode" -d "$work/empty.dump" "$dir/console" &&
+		"$decode" -m -d "$work/empty.dump" "$dir/console"; } >"$work/decode.$name" 2>&1 || rc=$?
+	if [ "$rc" = 0 ] && diff -q "$dir/expected" "$work/decode.$name" >/dev/null; then
+		ktap ok "decode.$name" "$(grep -c '^bjk-decode: report' "$dir/expected") report(s) as expected"
+	else
+		ktap not-ok "decode.$name" "status $rc; $(diff "$dir/expected" "$work/decode.$name" | head -4 | tr '\n\t' '  ')"
 	fi
 done
 

@@ -750,6 +750,30 @@ static bool kernel_source(const struct bjk_report *r, char *file, size_t n, unsi
 	return false;
 }
 
+/*
+ * @src as the kernel printed it, less its indentation: /dev/kmsg writes a
+ * tab, a backslash and other unprintable bytes of a message as "\xNN" (a
+ * console does not).
+ */
+static const char *unescape(const char *src)
+{
+	static char buf[512];
+	size_t n = 0;
+	unsigned int c;
+
+	while (*src && n + 1 < sizeof(buf)) {
+		if (src[0] == '\\' && src[1] == 'x' && sscanf(src + 2, "%2x", &c) == 1 &&
+		    src[2] && src[3]) {
+			buf[n++] = (char)c;
+			src += 4;
+		} else {
+			buf[n++] = *src++;
+		}
+	}
+	buf[n] = '\0';
+	return buf + strspn(buf, " \t");	/* the line's indentation too */
+}
+
 /* The access of the kernel's disassembly, "<function>: (79) r1 = ...". */
 static bool kernel_kind(const struct bjk_report *r, bool *write, int *size)
 {
@@ -774,7 +798,8 @@ static void print_kernel(FILE *o, const struct bjk_report *r, const struct decod
 		fprintf(o, " (id %u), function %d of %d", d->s->id, d->func, d->s->nfuncs);
 	fputc('\n', o);
 	if (kernel_source(r, file, sizeof(file), &line, &col, &text))
-		fprintf(o, "  source   %s:%u:%u\n           %u | %s\n", file, line, col, line, text);
+		fprintf(o, "  source   %s:%u:%u\n           %u | %s\n", file, line, col, line,
+			unescape(text));
 	else
 		fprintf(o, "  source   %s\n", r->source[0] ? r->source : "(no BPF source line)");
 	fprintf(o, "  insn     %d%s in %s\n", d->insn, d->blinded ? " (blinded)" : "", r->insn_text);
@@ -873,7 +898,7 @@ static void print_line(FILE *o, const char *region, const struct bjk_report *r,
 			snprintf(source + strlen(source), sizeof(source) - strlen(source), ":%u", line);
 		else
 			t = "";
-		snprintf(text, sizeof(text), "%s", t);
+		snprintf(text, sizeof(text), "%s", unescape(t));
 		goto out;
 	}
 	if (d->insn >= 0 &&

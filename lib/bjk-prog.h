@@ -248,4 +248,23 @@ static inline enum bjk_access bjk_insn_access(const struct bpf_insn *i, bool *wr
 								 BJK_ACCESS_CHECKED;
 }
 
+/*
+ * The access of an insn as the kernel's disassembler prints it in a
+ * report's "BPF insn: <index> in <function>: (79) r1 = ..." line (@text
+ * from "<function>: " on): its opcode gives the kind, its registers are not
+ * read (the kernel names only insns it checks). BJK_ACCESS_NONE when @text
+ * has no opcode or it is no access.
+ */
+static inline enum bjk_access bjk_disasm_access(const char *text, bool *write, int *size)
+{
+	const char *p = strstr(text, ": (");
+	struct bpf_insn i = { .dst_reg = BPF_REG_1, .src_reg = BPF_REG_1 };
+	unsigned int code;
+
+	if (!p || sscanf(p, ": (%x)", &code) != 1)
+		return BJK_ACCESS_NONE;
+	i.code = code;
+	return bjk_insn_access(&i, write, size);
+}
+
 #endif /* BJK_PROG_H */

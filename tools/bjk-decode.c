@@ -565,6 +565,12 @@ static const char blinded_why[] =
 /* -H: decode on the host even when the kernel printed the lines */
 static bool host_only;
 
+/* Whether the kernel's own lines decode report @r (below). */
+static bool by_kernel(const struct bjk_report *r)
+{
+	return r->insn >= 0 && !host_only;
+}
+
 static struct decoded decode(const struct bjk_report *r)
 {
 	const struct tab_access *tab = NULL;
@@ -587,7 +593,7 @@ static struct decoded decode(const struct bjk_report *r)
 	 * one, only gives the function's index). What follows is for consoles
 	 * of kernels without those lines.
 	 */
-	if (r->insn >= 0 && !host_only) {
+	if (by_kernel(r)) {
 		d.kernel = true;
 		d.insn = (int)r->insn;
 		d.ncand = 1;
@@ -736,14 +742,13 @@ static bool kernel_source(const struct bjk_report *r, char *file, size_t n, unsi
 			  unsigned int *col, const char **text)
 {
 	const char *p = r->source, *q;
-
 	int end;
 
 	for (q = strchr(p, ':'); q; q = strchr(q + 1, ':')) {
 		end = 0;
 		if (sscanf(q, ":%u:%u:%n", line, col, &end) == 2 && end && (size_t)(q - p) < n) {
 			snprintf(file, n, "%.*s", (int)(q - p), p);
-			*text = q + end + strspn(q + end, " \t");
+			*text = q + end;	/* its indentation: unescape() */
 			return true;
 		}
 	}
@@ -772,19 +777,6 @@ static const char *unescape(const char *src)
 	}
 	buf[n] = '\0';
 	return buf + strspn(buf, " \t");	/* the line's indentation too */
-}
-
-/* The access of the kernel's disassembly, "<function>: (79) r1 = ...". */
-static bool kernel_kind(const struct bjk_report *r, bool *write, int *size)
-{
-	const char *p = strstr(r->insn_text, ": (");
-	struct bpf_insn i = { .dst_reg = BPF_REG_1, .src_reg = BPF_REG_1 };
-	unsigned int code;
-
-	if (!p || sscanf(p, ": (%x)", &code) != 1)
-		return false;
-	i.code = code;
-	return bjk_insn_access(&i, write, size) == BJK_ACCESS_CHECKED;
 }
 
 static void print_kernel(FILE *o, const struct bjk_report *r, const struct decoded *d)
@@ -892,7 +884,7 @@ static void print_line(FILE *o, const char *region, const struct bjk_report *r,
 	if (d->kernel) {
 		unsigned int line, col;
 
-		if (kernel_kind(r, &write, &size))
+		if (bjk_disasm_access(r->insn_text, &write, &size) == BJK_ACCESS_CHECKED)
 			snprintf(kind, sizeof(kind), "%s%d", write ? "write" : "read", size);
 		if (kernel_source(r, source, sizeof(source), &line, &col, &t))
 			snprintf(source + strlen(source), sizeof(source) - strlen(source), ":%u", line);
@@ -962,7 +954,7 @@ static int decode_log(const char *path, bool live)
 			break;	/* else a console cut inside a report: what it has */
 		}
 		if (r.access && bjk_report_in_bpf(&r)) {
-			if (live && !(r.insn >= 0 && !host_only))
+			if (live && !by_kernel(&r))
 				snap_find_live(r.sym, r.len);
 			d = decode(&r);
 			print_report(stdout, ++n, region, &r, &d);

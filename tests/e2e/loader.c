@@ -513,8 +513,6 @@ void arm(struct tcase *t)
 static void report_lines(struct tcase *t, int n, const struct bjk_report *g,
 			 const struct audit *a, const struct expect *e, int insn)
 {
-	unsigned int code;
-	const char *text;
 	bool write;
 	int size;
 
@@ -527,17 +525,12 @@ static void report_lines(struct tcase *t, int n, const struct bjk_report *g,
 	/* the table's index is the function's own; function 0 starts at 0 */
 	if (insn >= 0 && e->func == 0 && g->insn != insn)
 		fail(t, "report %d: BPF insn %ld, the JIT's table says %d", n, g->insn, insn);
-	text = strstr(g->insn_text, ": (");
-	if (!text || sscanf(text, ": (%x)", &code) != 1) {
-		fail(t, "report %d: BPF insn line '%s' has no disassembly", n, g->insn_text);
-	} else {
-		struct bpf_insn in = { .code = code, .src_reg = 1 };
-
-		if (bjk_insn_access(&in, &write, &size) == BJK_ACCESS_NONE || write != e->write ||
-		    size != e->size)
-			fail(t, "report %d: BPF insn '%s' is no %s", n, g->insn_text,
-			     kind_name(e->write, e->size));
-	}
+	if (bjk_disasm_access(g->insn_text, &write, &size) == BJK_ACCESS_NONE)
+		fail(t, "report %d: BPF insn line '%s' has no disassembly of an access", n,
+		     g->insn_text);
+	else if (write != e->write || size != e->size)
+		fail(t, "report %d: BPF insn '%s' is no %s", n, g->insn_text,
+		     kind_name(e->write, e->size));
 	if (g->insn_blinded != (harden == 2))
 		fail(t, "report %d: BPF insn line %s '(blinded)' with bpf_jit_harden=%d", n,
 		     g->insn_blinded ? "has" : "lacks", harden);

@@ -1,5 +1,5 @@
 # shellcheck shell=sh
-# Sourced by every suite in the guest (the suites of harness/parts, as
+# Sourced by every suite in the guest (each tests/<suite>/guest.sh, as
 # /tests/<suite>.sh; this file as /lib/bjk.sh):
 # what the suites share. The kernel command line is read once, by /init,
 # which exports bjk.NAME=VALUE as BJK_NAME (upper case, '.' and '-' as

@@ -1,11 +1,11 @@
 #!/bin/bash
-# make bench: the benchmark of KASAN checks in JITed BPF (bench/).
+# make bench: the benchmark of KASAN checks in JITed BPF (tests/bench/).
 # Prepares like make test (nothing rebuilds when the kernel is up to date),
 # then boots the group "bench" of tests/boots, the quick form's boots, with
 # make bench's own numbers (bjk.bench=, bjk.bench_corpus=), through the
 # same boot and judge stages as make test (harness/boot.sh,
 # harness/judge.sh), into a new run directory $BJK_CACHE/bench/<run-id>;
-# then makes the table, CSV, JSON and PNG there with bench/report.c and
+# then makes the table, CSV, JSON and PNG there with tests/bench/report.c and
 # gnuplot. The previous run's CSV, if any, is compared for repeatability.
 #   BJK_BENCH_REPEAT (5000), BJK_BENCH_PASSES (5), BJK_BENCH_COUNT (20),
 #   BJK_BENCH_LOADS (5): test_run repeat, timed passes per program, runs of
@@ -88,7 +88,7 @@ private_image() {
 	local img=$run/$1.cpio.gz
 	cp "$(of_kernel "$1" image_path)" "$img"
 	zcat "$img" | cpio -t --quiet 2>/dev/null | grep -qx 'bench/bjk-bench' ||
-		die "the guest image of the $1 kernel has no bench/bjk-bench (was bench/build.sh run?)"
+		die "the guest image of the $1 kernel has no bench/bjk-bench (was tests/bench/build.sh run?)"
 	boot_image[$1]=$img
 }
 private_image series

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The guest image: a gzip'ed cpio (newc) with busybox-static, guest/init as
-# /init, the guest side of the suites (harness/parts' suites as
+# /init, the guest side of the suites (each tests/<suite>/guest.sh as
 # /tests/<suite>.sh), the test modules (/lib/modules/) and what its builds
 # made (/<name>/). Made with the tree's own usr/gen_init_cpio from a
 # spec (so /dev/console needs no root), into a temp file, then renamed.
@@ -42,7 +42,7 @@ trap 'rm -rf "$work"' EXIT
 	echo "file /lib/bjk.sh $BJK_ROOT/guest/lib.sh 0644 0 0"
 	while read -r s t _; do
 		echo "file /tests/$s.sh $t 0644 0 0"
-	done < <(part_lines suite)
+	done < <(suite_scripts)
 	declare -A libs=()
 	for gb in "${host_bins[@]}"; do
 		b=${gb#*:}

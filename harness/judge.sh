@@ -5,7 +5,7 @@
 # For each boot of RUNDIR/boots (the lines of tests/boots the run booted)
 # with a console RUNDIR/<name>.log: harness/judge-boot.sh, its verdicts in
 # RUNDIR/ktap/. Then the host-side tests' verdicts as they wrote them
-# (RUNDIR/host/), the checks across boots (the checks of harness/parts, each
+# (RUNDIR/host/), the checks across boots (tests/GROUP/check.sh, each
 # handed its group's consoles, RUNDIR/post/), and from those KTAP files
 # alone (harness/src/summary.c, their one reader) RUNDIR/summary.txt (the
 # table and the closing line), RUNDIR/run.ktap (one KTAP document: run >

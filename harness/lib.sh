@@ -156,10 +156,18 @@ image_path() {
 	echo "$CACHE/image/$(basename "$(build_dir)")${TIER:+-$TIER}.cpio.gz"
 }
 
-# part_lines KIND: the lines of harness/parts of KIND (suite, build, check)
-# for this TIER (a line's tier field empty, or TIER), one "NAME FILE
-# KERNELS" each: FILE absolute, KERNELS comma-separated (series when the
-# field is empty).
+# A suite is a folder: tests/NAME/ with a guest script, guest.sh, is suite
+# NAME (in the guest image as /tests/NAME.sh, run by /init when a boot's
+# suites name it); its build.sh, if any, is run for each kernel whose boots
+# run NAME (suite_kernels); its check.sh, if any, is the check across the
+# boots of group NAME and of groups NAME-VARIANT (group_check). harness/parts
+# holds only what is no suite's own: builds several suites share, and
+# tools/vm's guest agent.
+
+# part_lines KIND: the lines of harness/parts of KIND (suite, build) for
+# this TIER (a line's tier field empty, or TIER), one "NAME FILE KERNELS"
+# each: FILE absolute, KERNELS comma-separated (series when the field is
+# empty).
 part_lines() {
 	local kind name file kernels tier
 	while IFS='|' read -r kind name file kernels tier; do
@@ -167,44 +175,109 @@ part_lines() {
 		kernels=${kernels//[[:space:]]/}
 		tier=${tier//[[:space:]]/}
 		[ -z "$tier" ] || [ "$tier" = "$TIER" ] || continue
-		printf '%s %s %s
-' "${name//[[:space:]]/}" "$BJK_ROOT/${file//[[:space:]]/}" "${kernels:-series}"
+		printf '%s %s %s\n' "${name//[[:space:]]/}" "$BJK_ROOT/${file//[[:space:]]/}" "${kernels:-series}"
 	done <"$BJK_ROOT/harness/parts"
 }
 
-# The builds of harness/parts for the kernel of this VARIANT, "NAME FILE"
-# each.
+# suite_dirs: the suites' folders, "NAME DIR" each, in name order.
+suite_dirs() {
+	local f
+	for f in "$BJK_ROOT"/tests/*/guest.sh; do
+		[ -f "$f" ] || continue
+		f=${f%/guest.sh}
+		echo "${f##*/} $f"
+	done
+}
+
+# suite_scripts: every guest script of the image, "NAME FILE" each.
+suite_scripts() {
+	local name dir file
+	while read -r name dir; do
+		echo "$name $dir/guest.sh"
+	done < <(suite_dirs)
+	while read -r name file _; do
+		echo "$name $file"
+	done < <(part_lines suite)
+}
+
+# suite_kernels NAME: the kernels ("series", "museum"; comma-separated)
+# of the boots that run suite NAME in make test's table and in this TIER's,
+# whichever boots BJK_BOOTS picks: an image has all its suites' builds.
+suite_kernels() {
+	local line t k=,
+	for t in "$BJK_ROOT/tests/boots" ${TIER:+"$BJK_ROOT/tests/boots-$TIER"}; do
+		while IFS= read -r line; do
+			boot_fields "$line"
+			[[ ",$b_suites," == *",$1,"* ]] || continue
+			[[ "$k" == *",${b_kernel:-series},"* ]] || k="$k${b_kernel:-series},"
+		done < <(table_rows "$t")
+	done
+	k=${k#,}
+	echo "${k%,}"
+}
+
+# The builds for the kernel of this VARIANT, "NAME FILE" each: harness/parts'
+# shared ones first (the suites' may use them), then the suites' own.
 suite_builds() {
-	local name file kernels
+	local name file kernels dir
 	while read -r name file kernels; do
 		if [[ ",$kernels," == *",$VARIANT,"* ]]; then
 			echo "$name $file"
 		fi
 	done < <(part_lines build)
+	while read -r name dir; do
+		[ -f "$dir/build.sh" ] || continue
+		kernels=$(suite_kernels "$name")
+		if [[ ",$kernels," == *",$VARIANT,"* ]]; then
+			echo "$name $dir/build.sh"
+		fi
+	done < <(suite_dirs)
 }
 
-# Where a build of harness/parts puts what the guest needs (as /NAME/).
+# Where a build puts what the guest needs (as /NAME/).
 suite_out() {
 	echo "$CACHE/suites/$(basename "$(build_dir)")/$1"
 }
 
-# The boots of tests/boots (tests/boots-TIER for a tier), one line each
-# (comments and blank lines dropped),
-# only those named in BJK_BOOTS when it is set; boot_fields splits one.
+# group_check GROUP: the check across the boots of GROUP,
+# tests/GROUP/check.sh, or for GROUP-VARIANT (the same boots in another
+# setting, e.g. museum-norz) tests/GROUP/check.sh; nothing and false if
+# there is none.
+group_check() {
+	local f
+	for f in "$BJK_ROOT/tests/$1/check.sh" "$BJK_ROOT/tests/${1%%-*}/check.sh"; do
+		if [ -f "$f" ]; then
+			echo "$f"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# table_rows TABLE: the boots of a table (tests/boots, tests/boots-TIER),
+# one line each as the run keeps them (harness/boots.awk, the tables' one
+# reader; boot_fields splits a line).
+table_rows() {
+	awk -f "$BJK_ROOT/harness/boots.awk" "$1"
+}
+
+# The boots of tests/boots (tests/boots-TIER for a tier), only those named
+# in BJK_BOOTS when it is set.
 boot_lines() {
-	local line name
+	local rows line name
+	rows=$(table_rows "$BJK_ROOT/tests/boots${TIER:+-$TIER}") || return 1
 	while IFS= read -r line; do
+		[ -n "$line" ] || continue
 		IFS='|' read -r name _ <<<"$line"
 		name=${name//[[:space:]]/}
-		case "$name" in '' | '#'*) continue ;; esac
 		if [ -n "${BJK_BOOTS:-}" ] && [[ " $BJK_BOOTS " != *" $name "* ]]; then
 			continue
 		fi
 		printf '%s\n' "$line"
-	done <"$BJK_ROOT/tests/boots${TIER:+-$TIER}"
+	done <<<"$rows"
 }
 
-# boot_fields LINE: the fields of a tests/boots line into b_name, b_groups
+# boot_fields LINE: the fields of a boot's line (table_rows) into b_name, b_groups
 # (GROUP:ROLE,...), b_suites, b_params (kernel command line), b_kernel,
 # b_baseline, b_qemu (QEMU options); the word lists as words, the others
 # without blanks.
@@ -402,17 +475,29 @@ host_end() {
 	verdict_end "$1" "$1" "${secs%s}" "$3" | tee -a "$host_ktap"
 }
 
-# Checks across the boots of RUNDIR: each check of harness/parts whose
-# group (tests/boots) has a console in RUNDIR, as FILE RUNDIR ROLE=CONSOLE...;
-# it writes its verdicts with post_verdict.
+# Checks across the boots of RUNDIR: for each group of RUNDIR/boots with a
+# check (group_check) and a console, FILE RUNDIR ROLE=CONSOLE...; it writes
+# its verdicts with post_verdict.
 post_checks() {
-	local name file logs
-	while read -r name file _; do
-		mapfile -t logs < <(group_logs "$1" "$name")
+	local g file logs
+	for g in $(run_groups "$1"); do
+		file=$(group_check "$g") || continue
+		mapfile -t logs < <(group_logs "$1" "$g")
 		[ ${#logs[@]} -gt 0 ] || continue	# none of its boots ran (BJK_BOOTS)
-		# BJK_CHECK: the group, for a check file that serves two groups
-		BJK_CHECK=$name stage "post $name" bash "$file" "$1" "${logs[@]}" || true
-	done < <(part_lines check)
+		# BJK_CHECK: the group, for a check that serves two groups
+		BJK_CHECK=$g stage "post $g" bash "$file" "$1" "${logs[@]}" || true
+	done
+}
+
+# run_groups RUNDIR: the groups of RUNDIR/boots, one each, in name order.
+run_groups() {
+	local line g
+	while IFS= read -r line; do
+		boot_fields "$line"
+		for g in ${b_groups//,/ }; do
+			echo "${g%%:*}"
+		done
+	done <"$1/boots" | LC_ALL=C sort -u
 }
 
 # post_verdict RUNDIR CHECK NAME ok|not-ok|skip NOTE: one verdict of the

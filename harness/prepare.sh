@@ -1,7 +1,7 @@
 #!/bin/bash
 # Everything before the first boot: packages, tools, tree, patches, config,
 # kernel build, userland (libbpf, bpftool, vmlinux.h: once per kernel build),
-# what the suites need (the builds of harness/parts), guest image. Each stage is timed;
+# what the suites need (harness/suites.sh), guest image. Each stage is timed;
 # the first failure stops.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"

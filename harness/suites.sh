@@ -1,8 +1,8 @@
 #!/bin/bash
-# Build what guest suites need besides the kernel: for each build of
-# harness/parts for the kernel (suite_builds), run it as
-# `build.sh TREE BUILD OUT USERLAND` with OUT in the cache (suite_out) and
-# USERLAND the libbpf, bpftool and vmlinux.h of the build (userland.sh);
+# Build what guest suites need besides the kernel: for each build for the
+# kernel (suite_builds: the shared ones of harness/parts, then the suites'
+# own, tests/NAME/build.sh), run it as `build.sh TREE BUILD OUT USERLAND`
+# with OUT in the cache (suite_out) and USERLAND the libbpf, bpftool and vmlinux.h of the build (userland.sh);
 # image.sh puts the regular files of OUT into the guest image as /<suite>/.
 # Each script keeps its own caches (e.g. OUT/work).
 set -euo pipefail

@@ -2,14 +2,14 @@
 # Compile the host's C tools into $CACHE/tools, keyed by the sources' hash;
 # nothing lands in the repository. One program each: the harness's console
 # readers (harness/src/*.c -> bjk-splat, bjk-suite, bjk-summary, bjk-facts) and the
-# benchmark's report (bench/report.c -> bjk-bench-report, for make bench and
-# bench/post.sh). Run by prepare.sh, judge.sh and bench.sh; when
+# benchmark's report (tests/bench/report.c -> bjk-bench-report, for make bench and
+# tests/bench/check.sh). Run by prepare.sh, judge.sh and bench.sh; when
 # nothing changed it rebuilds nothing.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 src=$BJK_ROOT/harness/src
-report=$BJK_ROOT/bench/report.c
+report=$BJK_ROOT/tests/bench/report.c
 # lib/: reading a console and the KASAN report grammar the guest's programs
 # use too (bjk-console.h, bjk-report.h)
 key=$(stamp_key "$src"/*.c "$src"/*.h "$report" "$BJK_ROOT"/lib/*.h)

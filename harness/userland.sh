@@ -1,6 +1,6 @@
 #!/bin/bash
 # The user space every suite's build uses, made once per kernel build into
-# $(userland_dir) and handed to each build of harness/parts (harness/suites.sh):
+# $(userland_dir) and handed to each build (harness/suites.sh):
 #   bpftool                            bpftool (bootstrap: vmlinux.h, gen
 #                                      object, gen skeleton) from the tree
 #   root/include, root/lib64/libbpf.a  the libbpf that build made, static,

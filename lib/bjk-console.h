@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Reading a console log on the host, a line at a time: the harness's
- * console readers (harness/src/) and the benchmark's report (bench/report.c).
+ * console readers (harness/src/) and the benchmark's report (tests/bench/report.c).
  * A line's message (bjk_msg()) and the KASAN reports in it are read as the
  * guest's programs read them (bjk-report.h).
  *

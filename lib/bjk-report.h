@@ -6,7 +6,7 @@
  * the reports of its cases field by field, bjk-decode decodes the ones in
  * BPF programs, the harness's splat scanner (harness/src/splat.c) counts
  * them per region and its facts (harness/src/facts.c) gives their fields to
- * the checks across boots (tests/museum/post.sh, tests/live/post.sh); all
+ * the checks across boots (tests/museum/check.sh, tests/live/check.sh); all
  * read a report with these functions, so that they
  * agree on where one starts and ends. A report, one message a line:
  *

@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2034 # what it sets is for the sourcing script
 # Sourced by the scripts that build what a suite needs, all run as
-# `build.sh TREE BUILD OUT USERLAND` (the builds of harness/parts, by
+# `build.sh TREE BUILD OUT USERLAND` (the builds of harness/suites.sh, by
 # harness/suites.sh): their common start and the steps more than one
 # repeats. USERLAND: what harness/userland.sh made for the kernel build.
 # The script sets `set -euo pipefail` and name= (its messages' prefix)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The harness's console readers: reading a console (lib/bjk-console.h,
- * shared with bench/report.c), and the KTAP of their verdicts.
+ * shared with tests/bench/report.c), and the KTAP of their verdicts.
  *
  * Every verdict of a run (a boot, a suite of a boot, a splat scan, a
  * host-side test, a check across boots) is a KTAP file: "KTAP version 1",

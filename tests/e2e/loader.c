@@ -761,7 +761,7 @@ static bool decoded_ok(const struct decoded *d, const struct spec *s, int k, cha
  * this boot's e2e run) against the plan, one KTAP line each, named after
  * the case's run and the report's place in it; then one line for the
  * count: every report the plan expects decoded, no more. The KTAP plan and
- * totals are tests/decode.sh's.
+ * totals are tests/decode/guest.sh's.
  */
 static int decode_check(const char *path)
 {

@@ -157,7 +157,7 @@ else
 fi
 
 # bjk-facts, the one reader of KASAN reports for the checks across boots
-# (tests/museum/post.sh, tests/live/post.sh), row for row.
+# (tests/museum/check.sh, tests/live/check.sh), row for row.
 for dir in "${facts_cases[@]}"; do
 	name=$(basename "$dir")
 	args=()

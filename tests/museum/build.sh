@@ -12,5 +12,4 @@ name=museum
 need_static_libs
 t0=$SECONDS
 guest_program "$out/bjk-museum" "$here/museum.c"
-guest_program "$out/bjk-live" "$here/live.c"	# the live exhibits, for the interpreter (tests/live.sh)
-echo "museum: $out/bjk-museum, $out/bjk-live (in $((SECONDS - t0))s)"
+echo "museum: $out/bjk-museum (in $((SECONDS - t0))s)"

@@ -51,7 +51,7 @@
  * KASAN-instrumented), 0 with checks off; in, head, hash: the same with map
  * redzones on (head: 2, a write and a read), 0 everywhere without. Per out case a
  * line "BJK-MUSEUM <bug> prog <name> insn <N>" names the program and the
- * faulting instruction (of the xlated program) that tests/museum/post.sh
+ * faulting instruction (of the xlated program) that tests/museum/check.sh
  * compares with the report's decoding and across the boots. With checks
  * on, each out case runs once more interpreted (the JIT off for its load),
  * on the same map: the two reports must name the same address.
@@ -664,7 +664,7 @@ static void one(const struct bug *b)
 
 	/*
 	 * With checks on: the same program again, interpreted, on the same
-	 * map: its report must name the same address (post.sh compares).
+	 * map: its report must name the same address (check.sh compares).
 	 */
 	if (jit_mode()) {
 		snprintf(name, sizeof(name), "%s.out_interp", b->name);

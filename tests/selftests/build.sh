@@ -105,7 +105,7 @@ elif ! fresh test_verifier "$st"/test_verifier.c "$st"/verifier/*.c "$st"/*.h \
 		"$st/unpriv_helpers.c" "$st/disasm.c" "${ulibs[@]}"
 	strip "$out/test_verifier.tmp"
 	# Its case list (index, name), from the same sources (tv_cases.c): the
-	# harden run of tests/test_verifier.sh finds the cases it leaves out here.
+	# harden run of tests/test_verifier/guest.sh finds the cases it leaves out here.
 	run "$work/tv_cases.log" gcc "${uflags[@]}" -o "$work/tv_cases" "$here/tv_cases.c" \
 		"$st/testing_helpers.c" "$st/cap_helpers.c" "$st/unpriv_helpers.c" "$st/disasm.c" \
 		"${ulibs[@]}"

@@ -7,7 +7,7 @@
  * same generated verifier/tests.h as test_verifier itself, so the indices
  * are the ones "test_verifier FROM TO" takes. It only prints the array: no
  * BPF program is loaded, so it runs on the build host. The guest script
- * (tests/test_verifier.sh, harden mode) takes the indices of the cases it
+ * (tests/test_verifier/guest.sh, harden mode) takes the indices of the cases it
  * leaves out from this list and checks each name test_verifier prints
  * against it.
  */

@@ -28,7 +28,7 @@
  *   take one ctx argument; nothing else reads that.
  * - The names: kallsyms calls each JITed function bpf_prog_<tag>_<FUNC
  *   name> (bpf_get_prog_name()), so "fz..." keeps the name the fuzzer's
- *   reports and tests/fuzz.sh expect (prog_name "fz" is ignored then).
+ *   reports and tests/fuzz/guest.sh expect (prog_name "fz" is ignored then).
  */
 #include <errno.h>
 #include <string.h>

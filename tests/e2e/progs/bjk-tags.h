@@ -21,7 +21,7 @@
  *
  * The comments on the accesses ("Read 8 at +16") stay as well: they are
  * what the decode suite checks a decoded report's source line against
- * (tests/decode.sh, bjk-e2e -d), not what a case's run reads.
+ * (tests/decode/guest.sh, bjk-e2e -d), not what a case's run reads.
  */
 #ifndef BJK_TAGS_H
 #define BJK_TAGS_H

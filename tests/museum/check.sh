@@ -1,6 +1,6 @@
 #!/bin/bash
 # A check across the boots of a run (harness/judge.sh, the judge stage of
-# make test and make judge, runs each check of harness/parts):
+# make test and make judge, runs the check of each group of the run):
 # the bug museum's verdict across its boots. Per bug, the report of its out
 # case (the read past the allocation) must be the same with the checks
 # inline, outline and under the interpreter, the referee: bug type, Read or
@@ -17,7 +17,7 @@
 # have the same first report in inline, outline and the interpreter, and
 # none with checks off; the stack rows a stack-out-of-bounds Read of 8 bytes
 # first in inline and outline, none with checks off.
-# Run by the judge as the group's check: tests/museum/post.sh RUNDIR
+# Run by the judge as the group's check: tests/museum/check.sh RUNDIR
 # ROLE=CONSOLE..., the roles off, inline, outline, interp.
 # One verdict per bug, and one per bug for each of the misaligned and stack
 # rows (post_verdict, harness/lib.sh).

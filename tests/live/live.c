@@ -13,7 +13,7 @@
  * -m: the boot's mode, which decides how many KASAN reports each case
  * expects (BJK-EXPECT-BEGIN/END, counted by the harness's splat scan). Per
  * reported case a line "BJK-LIVE <exhibit> prog <name> insn <N>" names the
- * program and the faulting instruction (xlated) that tests/live/post.sh
+ * program and the faulting instruction (xlated) that tests/live/check.sh
  * compares with the decoder's reading of the report. Output: KTAP (-k: to
  * /dev/kmsg).
  */

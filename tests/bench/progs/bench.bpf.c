@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The benchmark's BPF programs (make bench, bench/runner.c). Each looks like
+ * The benchmark's BPF programs (make bench, tests/bench/runner.c). Each looks like
  * a piece of a real program and is run with BPF_PROG_TEST_RUN; the runner
  * knows each one's input and the return value it must give, so a program
  * that took another path than intended fails the run instead of silently

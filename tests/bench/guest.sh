@@ -1,5 +1,5 @@
-# Suite bench (harness/parts), run in the guest by /init: the benchmark's runner
-# (bench/runner.c) over every benchmark program in this boot's check mode.
+# Suite bench, run in the guest by /init: the benchmark's runner
+# (tests/bench/runner.c) over every benchmark program in this boot's check mode.
 # It prints KTAP (one line per program, one for the loads) and the
 # BJK-BENCH figure lines through /dev/kmsg. On the kernel command line:
 #   bjk.bench=REPEAT,PASSES,COUNT[,LOADS]  the test_run repeat, the timed

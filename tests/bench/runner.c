@@ -32,7 +32,7 @@
  *    merged check covers several accesses.
  *
  * Output, one line per program (to /dev/kmsg with -k), read by
- * bench/report.c on the host:
+ * tests/bench/report.c on the host:
  *   BJK-BENCH mode=M prog=P repeat=R passes=N insns=MIN insns_min=MIN
  *     insns_median=C insns_max=B bytes=J funcs=F static_checks=S outline_run=X slow_run=Y
  *     noise_run=Z checks_run=K retval=V

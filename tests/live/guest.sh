@@ -1,16 +1,13 @@
 # Suite live, run in the guest by /init: the museum's live exhibits
-# (tests/museum/live.c), bugs of this kernel as it is, nothing re-introduced.
+# (tests/live/live.c), bugs of this kernel as it is, nothing re-introduced.
 # The mode comes from the command line of the boot (tests/boots):
 # bjk.museum=interp (the museum kernel's interpreter boot: the JIT off, the
 # referee), else bpf_jit_kasan= (off, outline; inline by default). With
-# checks on, the decoder watches (tests/live/post.sh compares its program
+# checks on, the decoder watches (tests/live/check.sh compares its program
 # and instruction with the runner's). KTAP through /dev/kmsg.
 . /lib/bjk.sh
-live=
-for f in /live/bjk-live /museum/bjk-live; do
-	[ -x "$f" ] && live=$f && break
-done
-[ -n "$live" ] || bjk_need live /live/bjk-live
+live=/live/bjk-live
+bjk_need live "$live"
 mode=$(bjk_check_mode)
 [ "${BJK_MUSEUM:-}" = interp ] && mode=interp
 decode=/tools/bjk-decode

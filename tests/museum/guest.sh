@@ -4,7 +4,7 @@
 # allocation; in: a write inside it). bjk.museum= on the kernel command line
 # names the boot's mode: off, inline, outline (the checks), interp (the JIT
 # off: the interpreter runs the programs). With checks on, the decoder
-# watches (tests/museum/post.sh compares its instruction with the runner's).
+# watches (tests/museum/check.sh compares its instruction with the runner's).
 # KTAP through /dev/kmsg.
 . /lib/bjk.sh
 dir=/museum

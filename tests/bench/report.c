@@ -11,7 +11,7 @@
  * outline, unmerged and inline are needed; interp and museum-off (which
  * needs interp) are the museum kernel's boots.
  *
- * Reads the BJK-BENCH lines bench/runner.c printed and derives, per
+ * Reads the BJK-BENCH lines tests/bench/runner.c printed and derives, per
  * program and mode: instructions per run, ratio to off, checked accesses
  * per run (measured in the outline boot, where each executed check is one
  * call into the KASAN runtime), checks executed per run (inline modes:

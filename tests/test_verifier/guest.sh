@@ -68,7 +68,7 @@ if [ "$mode" = harden ]; then
 		idx=$(awk -F '\t' -v n="$name" '$2 == n { print $1 }' "$cases")
 		if [ "$(echo "$idx" | wc -w)" -ne 1 ]; then
 			err "case \"$name\" found ${idx:+at indices $idx}${idx:-nowhere} in $cases;" \
-				"it must be there once (a renamed case? update \$excluded in tests/test_verifier.sh)"
+				"it must be there once (a renamed case? update \$excluded in tests/test_verifier/guest.sh)"
 			exit 2
 		fi
 		echo "$idx" >>"$skipidx"
@@ -99,7 +99,7 @@ while read -r from to; do
 	else
 		# test_verifier runs every case when FROM or TO is out of range.
 		[ "$from" -le "$to" ] 2>/dev/null && [ "$to" -lt "$total" ] || {
-			err "bad index range '$from' '$to' of $total cases (a bug in tests/test_verifier.sh)"
+			err "bad index range '$from' '$to' of $total cases (a bug in tests/test_verifier/guest.sh)"
 			echo "$old_harden" >"$harden"
 			exit 2
 		}

@@ -1,10 +1,10 @@
 #!/bin/bash
 # A check across the boots of a run (harness/judge.sh, the judge stage of
 # make test, make judge and make bench, runs it as its group's check:
-# bench/post.sh RUNDIR MODE=CONSOLE..., the consoles of the boots of group
+# tests/bench/check.sh RUNDIR MODE=CONSOLE..., the consoles of the boots of group
 # "bench" that ran, by role):
 # the benchmark's boots checked for every figure there and consistent
-# (bench/report.c -q: merged checks no more
+# (tests/bench/report.c -q: merged checks no more
 # than unmerged ones, no slow path taken, every load timed in every mode,
 # both whole-system workloads, getppid() and datagrams over lo, with their
 # programs costing something in every boot),
@@ -12,13 +12,13 @@
 # (post_verdict, harness/lib.sh). Not a speed test: the figures are not
 # judged.
 set -euo pipefail
-. "$(dirname "$0")/../harness/lib.sh"
+. "$(dirname "$0")/../../harness/lib.sh"
 
 run=$1
 shift
 what="all programs x 4 modes, loads, getppid(), datagrams"
 [[ " $* " == *" interp="* ]] && what="$what, interpreter"
-# bench/report.c, built by harness/tools.sh (harness/judge.sh runs it first)
+# tests/bench/report.c, built by harness/tools.sh (harness/judge.sh runs it first)
 report=$TOOLS/bjk-bench-report
 rc=0
 "$report" -q "$@" >"$run/bench-figures.txt" 2>&1 || rc=$?

@@ -1,17 +1,17 @@
 #!/bin/bash
 # Build the benchmark's guest side:
-#   bench/build.sh TREE BUILD OUT USERLAND
+#   tests/bench/build.sh TREE BUILD OUT USERLAND
 # TREE: the patched kernel tree; BUILD: its O= build directory (unused: the
 # programs need only uapi headers); USERLAND: libbpf (harness/userland.sh);
 # OUT:
-#   OUT/bjk-bench   the static runner (bench/runner.c) with the BPF object
-#                   (bench/progs/bench.bpf.c) embedded
-# Run by the harness's suites stage for both kernels (harness/parts).
+#   OUT/bjk-bench   the static runner (tests/bench/runner.c) with the BPF object
+#                   (tests/bench/progs/bench.bpf.c) embedded
+# Run by the harness's suites stage for both kernels (both run bench boots).
 set -euo pipefail
 
 name=bench
-# shellcheck source=SCRIPTDIR/../lib/build-common.sh
-. "$(dirname "$0")/../lib/build-common.sh"
+# shellcheck source=SCRIPTDIR/../../lib/build-common.sh
+. "$(dirname "$0")/../../lib/build-common.sh"
 [ "$jobs" -gt 2 ] && jobs=2
 need_clang
 need_static_libs

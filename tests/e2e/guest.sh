@@ -8,7 +8,7 @@ bjk_need e2e "$dir/bjk_e2e.ko" "$dir/bjk-e2e"
 echo 1 >/proc/sys/net/core/bpf_jit_kallsyms
 insmod "$dir/bjk_e2e.ko" || exit 2
 if [ -x /tools/bjk-decode ]; then
-	# For the decode suite (tests/decode.sh): every report decoded while
+	# For the decode suite (tests/decode/guest.sh): every report decoded while
 	# its program is loaded, one line each, on the guest's side alone (-H:
 	# as for a kernel without the report's BPF lines, which the runner
 	# checks itself). The runner's status passes through.

@@ -1,8 +1,8 @@
 #!/bin/bash
 # A check across the boots of a run (harness/judge.sh, the judge stage of
-# make test and make judge, runs each check of harness/parts):
+# make test and make judge, runs the check of each group of the run):
 # the live exhibits' verdict across the boots of group "live", handed by
-# the judge as tests/live/post.sh RUNDIR MODE=CONSOLE...: each boot's role
+# the judge as tests/live/check.sh RUNDIR MODE=CONSOLE...: each boot's role
 # is its mode, off, inline, outline or interp (the museum kernel's
 # interpreter, the referee).
 # Per reported case (a region the runner announced with a BJK-LIVE line):

@@ -32,7 +32,7 @@ usage() {
 # final write invalidated the page's blocks, and runs that int3 once the
 # kernel no longer expects it: "Oops: int3" in tracing tests, checks off
 # too. Fixed upstream by "accel/tcg: Always lock pages before translation"
-# (deba78709ae8); docs/testing.md has the boots that showed it.
+# (deba78709ae8); docs/results.md has the boots that showed it.
 kernel='' initrd='' total=600 first=60 accel=tcg,thread=single shell=0 live=0
 extra=()
 while getopts "k:i:t:f:a:q:lsh" opt; do

@@ -12,7 +12,7 @@ name=demo
 . "$(dirname "$0")/../lib/build-common.sh"
 need_clang
 mkdir -p "$out/host"
-bpf_cc "$here/demo.bpf.c" "$out/host/demo.bpf.o" -I"$userland" -I"$uinc"
+bpf_core_object "$here/demo.bpf.c" "$out/host/demo.bpf.o"
 gcc -O2 -g -Wall -Wextra -I"$uinc" -I"$tree/tools/include/uapi" \
 	-o "$out/host/bjk-demo.tmp" "$here/demo.c" "$libbpf_a" -lelf -lz
 mv -f "$out/host/bjk-demo.tmp" "$out/host/bjk-demo"

@@ -1,13 +1,45 @@
 # shellcheck shell=sh
 # Sourced by every suite in the guest (each tests/<suite>/guest.sh, as
 # /tests/<suite>.sh; this file as /lib/bjk.sh):
-# what the suites share. The kernel command line is read once, by /init,
-# which exports bjk.NAME=VALUE as BJK_NAME (upper case, '.' and '-' as
-# '_'); suites read those.
+# what the suites share. A boot's parameters, bjk.NAME=VALUE words of its
+# kernel command line (tests/boots' cmdline=), are read with bjk_param.
+
+# bjk_param NAME [DEFAULT]: the value of bjk.NAME= on the kernel command
+# line (the last, if it is there twice), else DEFAULT; the guest's one
+# reader of a boot's parameters.
+bjk_param() {
+	_bjk_v=${2:-}
+	for _bjk_w in $(cat /proc/cmdline); do
+		case "$_bjk_w" in
+		"bjk.$1="*) _bjk_v=${_bjk_w#*=} ;;
+		esac
+	done
+	echo "$_bjk_v"
+}
+
+# bjk_kmsg TEXT...: one line to the kernel log (and so the console, in
+# order among the kernel's own messages)
+bjk_kmsg() {
+	echo "$*" >/dev/kmsg
+}
 
 # bjk_error MESSAGE: the suite's error, for the judge (harness/src/suite.c)
 bjk_error() {
-	echo "BJK-ERROR: $*" >/dev/kmsg
+	bjk_kmsg "BJK-ERROR: $*"
+}
+
+# bjk_wait TENTHS CMD...: CMD again every 0.1 s until it succeeds, at most
+# TENTHS times more (a reader of /dev/kmsg catching up with a marker the
+# script wrote there); 0 once it succeeds, 1 if it never did.
+bjk_wait() {
+	_bjk_n=$1
+	shift
+	_bjk_i=0
+	while ! "$@"; do
+		[ "$_bjk_i" -lt "$_bjk_n" ] || return 1
+		sleep 0.1
+		_bjk_i=$((_bjk_i + 1))
+	done
 }
 
 # bjk_need SUITE FILE...: exit 2 unless every FILE is in the image

@@ -12,9 +12,11 @@
 #             kmsg.lost (how many records the kernel overwrote unread)
 # The command runs chrooted into /host under bjk-decode watch, which prints
 # every KASAN report in a BPF program decoded while the program is loaded.
+# shellcheck source=SCRIPTDIR/lib.sh
+. /lib/bjk.sh
 opts=trans=virtio,version=9p2000.L,msize=262144
 fail() {
-	echo "BJK-ERROR: vm: $*" >/dev/kmsg
+	bjk_error "vm: $*"
 	exit 2
 }
 mkdir -p /bjkvm /host
@@ -46,11 +48,12 @@ echo "BJK-VM-START" >/dev/kmsg
 /tools/bjk-decode watch -d /bjkvm/dump -- chroot /host /bin/sh /tmp/.bjk-vm-cmd.sh
 rc=$?
 echo "BJK-VM-RC: $rc" >/dev/kmsg
-i=0
-while kill -0 "$reader" 2>/dev/null && [ "$i" -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+# the reader ends once it has copied that marker
+# shellcheck disable=SC2317 # called by bjk_wait
+reader_done() {
+	! kill -0 "$reader" 2>/dev/null
+}
+bjk_wait 300 reader_done
 kill "$reader" 2>/dev/null
 echo "$rc" >/bjkvm/rc
 sync

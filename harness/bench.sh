@@ -7,29 +7,23 @@
 # harness/judge.sh), into a new run directory $BJK_CACHE/bench/<run-id>;
 # then makes the table, CSV, JSON and PNG there with tests/bench/report.c and
 # gnuplot. The previous run's CSV, if any, is compared for repeatability.
-#   BJK_BENCH_REPEAT (5000), BJK_BENCH_PASSES (5), BJK_BENCH_COUNT (20),
-#   BJK_BENCH_LOADS (5): test_run repeat, timed passes per program, runs of
-#   the counting pass, timed loads per program (the smallest counts).
-#   BJK_BENCH_CORPUS: the selftest objects (names, without .bpf.o) whose
-#   loads are timed too; "" for none.
-#   BJK_BENCH_INTERP=0: no boot of the museum's kernel (the interpreter,
-#   and the JIT on with checks off: what its outline-KASAN C costs; make
-#   test builds that kernel, prepared here unless BJK_BENCH_PREPARE=0).
-#   BJK_BENCH_PREPARE=0: skip the prepare stages and boot the kernels and
-#   guest images the cache has (after a make test, or while another build
-#   holds the machine); the images must contain the bench runner.
+# Its settings, BJK_BENCH_* (repeat, passes, counting runs, loads, the
+# selftest objects whose loads are timed, the museum kernel's boots, the
+# prepare stages): harness/settings.sh.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=SCRIPTDIR/boots.sh
+. "$BJK_ROOT/harness/boots.sh"
 
-repeat=${BJK_BENCH_REPEAT:-5000}
-passes=${BJK_BENCH_PASSES:-5}
-count=${BJK_BENCH_COUNT:-20}
-loads=${BJK_BENCH_LOADS:-5}
-corpus=${BJK_BENCH_CORPUS-test_l4lb test_l4lb_noinline test_cls_redirect test_xdp test_xdp_dynptr test_pkt_access connect4_prog test_global_data test_global_func_args test_skb_ctx}
-interp=${BJK_BENCH_INTERP:-1}
+repeat=$BJK_BENCH_REPEAT
+passes=$BJK_BENCH_PASSES
+count=$BJK_BENCH_COUNT
+loads=$BJK_BENCH_LOADS
+corpus=$BJK_BENCH_CORPUS
+interp=$BJK_BENCH_INTERP
 t0=$(now)
 
-if [ "${BJK_BENCH_PREPARE:-1}" = 0 ]; then
+if [ "$BJK_BENCH_PREPARE" = 0 ]; then
 	note "bench: BJK_BENCH_PREPARE=0: using $(build_dir) and $(image_path) as they are"
 else
 	"$BJK_ROOT/harness/prepare.sh" || die "the harness stopped before booting (see above)"

@@ -22,7 +22,7 @@ fi
 stamp_clear "$stamp"
 
 kbuild_env
-jobs=${BJK_JOBS:-$(nproc)}
+jobs=$BJK_JOBS
 
 ccache -z >/dev/null 2>&1 || true
 note "kernel: make -j$jobs bzImage modules in $build (log: $log)"

@@ -6,13 +6,15 @@
 # spec (so /dev/console needs no root), into a temp file, then renamed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=SCRIPTDIR/tables.sh
+. "$BJK_ROOT/harness/tables.sh"
 
 build=$(build_dir)
 out=$(image_path)
 gen=$build/usr/gen_init_cpio
 busybox=/bin/busybox
 # Modules the suites load, relative to the build directory.
-modules=${BJK_IMAGE_MODULES-lib/test_bpf.ko}
+modules=$BJK_IMAGE_MODULES
 # The full tier's test_progs runs "ip netns", "tc" and "ethtool" through
 # system(): busybox's ip has no netns, and busybox has no tc or ethtool.
 # The host's iproute2 and ethtool go in (harness/deps.sh installs them for

@@ -10,6 +10,8 @@
 # stage, harness/judge.sh.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=SCRIPTDIR/verdicts.sh
+. "$BJK_ROOT/harness/verdicts.sh"
 
 name=$1 suites=$2 run=$3 baseline=${4:-}
 log=$run/$name.log

@@ -13,6 +13,8 @@
 # same results). RUNDIR/ktap/ and RUNDIR/post/ are written anew.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=SCRIPTDIR/verdicts.sh
+. "$BJK_ROOT/harness/verdicts.sh"
 
 run=${1:-}
 [ -n "$run" ] || die "usage: make judge RUN=<run directory> (\$BJK_CACHE/logs/<run>, printed by make test as 'run: ...')"

@@ -32,7 +32,7 @@ exec 7>"$work.lock"
 flock -n 7 || die "another series-check runs (lock $work.lock)"
 
 kbuild_env
-jobs=${BJK_JOBS:-$(nproc)}
+jobs=$BJK_JOBS
 git=(git -C "$wt" -c user.name=bpf-jit-kasan -c user.email=bpf-jit-kasan@example.org)
 
 if [ ! -d "$wt" ]; then
@@ -91,7 +91,7 @@ kunit() {
 
 mapfile -t patches < <(series_files)
 [ "${#patches[@]}" -gt 0 ] || die "no patches in $PATCHES"
-from=${BJK_SERIES_FROM:-1}
+from=$BJK_SERIES_FROM
 [[ $from =~ ^[0-9]+$ ]] && [ "$from" -ge 1 ] && [ "$from" -le "${#patches[@]}" ] ||
 	die "BJK_SERIES_FROM=$from: want a patch number, 1 to ${#patches[@]}"
 for ((i = 0; i < from - 1; i++)); do
@@ -137,7 +137,7 @@ for p in "${patches[@]}"; do
 	fi
 	if [ -f "$wt/kernel/bpf/.kunitconfig" ] && [ "$build_res" = ok ]; then
 		ku_res=$(kunit "$n" exec --build_dir="$build")
-		if [ "$p" = "${patches[-1]}" ] || [ "${BJK_SERIES_KUNIT_RUN:-}" = all ]; then
+		if [ "$p" = "${patches[-1]}" ] || [ "$BJK_SERIES_KUNIT_RUN" = all ]; then
 			ku_res="$ku_res run:$(kunit "$n.run" run --kunitconfig=kernel/bpf \
 				--build_dir="$kbuild" --jobs="$jobs" --make_options CC="ccache gcc")"
 		fi

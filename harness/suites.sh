@@ -7,6 +7,8 @@
 # Each script keeps its own caches (e.g. OUT/work).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=SCRIPTDIR/tables.sh
+. "$BJK_ROOT/harness/tables.sh"
 
 tree=$(tree_dir)
 build=$(build_dir)

@@ -6,6 +6,8 @@
 #   no host-side tests.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=SCRIPTDIR/boots.sh
+. "$BJK_ROOT/harness/boots.sh"
 
 t0=$(now)
 if ! "$BJK_ROOT/harness/prepare.sh"; then
@@ -50,7 +52,7 @@ for t in "$BJK_ROOT"/tests/host/*.sh; do
 	[ -f "$t" ] || continue
 	[ -z "$TIER" ] || break
 	name=$(basename "$t" .sh)
-	if [ -n "${BJK_BOOTS:-}" ] && [[ " $BJK_BOOTS " != *" $name "* ]]; then
+	if [ -n "$BJK_BOOTS" ] && [[ " $BJK_BOOTS " != *" $name "* ]]; then
 		continue
 	fi
 	stage "host $name" bash "$t" "$run" || true

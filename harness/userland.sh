@@ -15,7 +15,7 @@ set -euo pipefail
 tree=$(tree_dir)
 build=$(build_dir)
 dir=$(userland_dir)
-jobs=${BJK_JOBS:-$(nproc)}
+jobs=$BJK_JOBS
 [ -f "$build/vmlinux" ] || die "userland: $build/vmlinux missing (kernel not built?)"
 mkdir -p "$dir"
 exec 8>"$dir.lock"

@@ -91,6 +91,14 @@ bpf_object() {
 		-idirafter /usr/include/x86_64-linux-gnu
 }
 
+# bpf_core_object SRC OBJ [CLANG ARGS...]: a CO-RE BPF program, with the
+# build's BTF as C (USERLAND's vmlinux.h) and libbpf's bpf_helpers.h.
+bpf_core_object() {
+	local src=$1 obj=$2
+	shift 2
+	bpf_cc "$src" "$obj" -I"$userland" -I"$uinc" "$@"
+}
+
 # guest_program OUT SOURCE... [-lLIB...]: a static program for the guest
 # with libbpf, the tree's uapi and lib/ headers;
 # written to OUT.tmp, renamed to OUT once whole.

@@ -13,6 +13,8 @@
 # judged.
 set -euo pipefail
 . "$(dirname "$0")/../../harness/lib.sh"
+# shellcheck source=SCRIPTDIR/../../harness/verdicts.sh
+. "$BJK_ROOT/harness/verdicts.sh"
 
 run=$1
 shift

@@ -13,16 +13,17 @@
 b=/bench/bjk-bench
 bjk_need bench "$b"
 r=200 p=2 c=5 l=1
-if [ -n "${BJK_BENCH:-}" ]; then
+bench=$(bjk_param bench)
+if [ -n "$bench" ]; then
 	# shellcheck disable=SC2046 # three or four numbers
-	set -- $(echo "$BJK_BENCH" | tr , ' ')
+	set -- $(echo "$bench" | tr , ' ')
 	r=$1 p=$2 c=$3 l=${4:-$l}
 fi
 corpus=
-for n in $(echo "${BJK_BENCH_CORPUS:-}" | tr , ' '); do
+for n in $(bjk_param bench_corpus | tr , ' '); do
 	corpus="$corpus -L /selftests/$n.bpf.o"
 done
-if [ "${BJK_BENCH_JIT:-}" = 0 ] && ! echo 0 >/proc/sys/net/core/bpf_jit_enable; then
+if [ "$(bjk_param bench_jit)" = 0 ] && ! echo 0 >/proc/sys/net/core/bpf_jit_enable; then
 	bjk_error "bench: cannot turn the JIT off (a kernel with BPF_JIT_ALWAYS_ON?)"
 	exit 2
 fi

@@ -28,7 +28,7 @@ ${BJK_E2E_LOCK:+flock "$BJK_E2E_LOCK"} \
 strip --strip-debug -o "$out/bjk_e2e.ko" "$work/module/bjk_e2e.ko"
 
 # the BPF programs
-bpf_cc "$here/progs/e2e.bpf.c" "$work/e2e.bpf.o" -I"$userland" -I"$uinc"
+bpf_core_object "$here/progs/e2e.bpf.c" "$work/e2e.bpf.o"
 
 # the runner, static, with the BPF object embedded
 embed_bpf_object "$work/e2e.bpf.o" "$work/objects.S"
@@ -39,7 +39,7 @@ gcc -static -O2 -g -Wall -Wextra -Wno-unused-result -Wno-missing-field-initializ
 
 # The plan follows the tags' counters, not BTF's order: in order.bpf.c,
 # BTF lists the second case's program first (progs/order.bpf.c says why).
-bpf_cc "$here/progs/order.bpf.c" "$work/order.bpf.o" -I"$userland" -I"$uinc"
+bpf_core_object "$here/progs/order.bpf.c" "$work/order.bpf.o"
 got=$("$out/bjk-e2e.tmp" -o "$work/order.bpf.o" -l -f h0.order. | tr '\n' ' ')
 [ "$got" = "h0.order.first h0.order.second " ] ||
 	die "bjk-e2e -l of progs/order.bpf.c: $got; want h0.order.first h0.order.second"

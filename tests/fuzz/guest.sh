@@ -19,19 +19,17 @@
 . /lib/bjk.sh
 f=/fuzz/bjk-fuzz
 bjk_need fuzz "$f"
+param=$(bjk_param fuzz)
 IFS=, read -r bit seed progs_find progs_quiet <<EOF
-${BJK_FUZZ:-}
+$param
 EOF
 case "$bit,$seed,$progs_find,$progs_quiet" in
 *[!0-9,]* | *,, | ,* | *,)
-	bjk_error "fuzz: bjk.fuzz=${BJK_FUZZ:-} on the kernel command line: want BIT,SEED,PROGS_FIND,PROGS_QUIET (tests/boots)"
+	bjk_error "fuzz: bjk.fuzz=$param on the kernel command line: want BIT,SEED,PROGS_FIND,PROGS_QUIET (tests/boots)"
 	exit 2
 	;;
 esac
 mode=$(bjk_check_mode)
-kmsg() {
-	echo "$*" >/dev/kmsg
-}
 # notes: a file's lines as KTAP diagnostics
 notes() {
 	while IFS= read -r l; do echo "# $l"; done <"$1"
@@ -48,13 +46,13 @@ notes() {
 		kind=diff-
 		title='^title \(JIT returned 0x[0-9a-f]*, the interpreter 0x[0-9a-f]*\|the JIT and the interpreter left different map contents\)'
 	fi
-	kmsg "BJK-EXPECT-BEGIN fuzz.finds *"
+	bjk_kmsg "BJK-EXPECT-BEGIN fuzz.finds *"
 	rc=0
 	# -G 100: generated programs only, the same ones on every machine
 	# (a mutated one depends on the coverage the corpus reached)
 	"$f" -q -U "$kind" -G 100 -m "$mode" -b "$((1 << bit))" -s "$seed" -n "$progs_find" -t 400 -p 10 \
 		-o "$out" >/dev/null 2>"$out.err" || rc=$?
-	kmsg "BJK-EXPECT-END fuzz.finds"
+	bjk_kmsg "BJK-EXPECT-END fuzz.finds"
 	d=$(ls -d "$out/findings/$kind"* 2>/dev/null | head -n 1)
 	if [ "$rc" -ne 0 ]; then
 		echo "not ok fuzz.finds # bjk-fuzz exit status $rc: $(tail -n 1 "$out.err")"
@@ -72,10 +70,10 @@ notes() {
 	tail -n 2 "$out/log" | sed 's/^/# /'
 
 	out=/tmp/fuzz-quiet
-	kmsg "BJK-EXPECT-BEGIN fuzz.quiet 0"
+	bjk_kmsg "BJK-EXPECT-BEGIN fuzz.quiet 0"
 	rc=0
 	"$f" -q -G 100 -m "$mode" -b 0 -s "$((seed + 1))" -n "$progs_quiet" -t 240 -p 10 -i /fuzz -o "$out" >/dev/null 2>"$out.err" || rc=$?
-	kmsg "BJK-EXPECT-END fuzz.quiet"
+	bjk_kmsg "BJK-EXPECT-END fuzz.quiet"
 	n=$(ls "$out/findings" 2>/dev/null | wc -l)
 	if [ "$rc" -ne 0 ]; then
 		echo "not ok fuzz.quiet # bjk-fuzz exit status $rc: $(tail -n 1 "$out.err")"
@@ -86,4 +84,4 @@ notes() {
 		echo "ok fuzz.quiet # every bug off, seed $((seed + 1)), $progs_quiet programs: nothing found"
 	fi
 	grep -h 'corpus /fuzz\|done:' "$out/log" | sed 's/^/# /'
-} | bjk_ktap | while IFS= read -r l; do kmsg "$l"; done
+} | bjk_ktap | while IFS= read -r l; do bjk_kmsg "$l"; done

@@ -10,6 +10,8 @@
 #   tests/host/fuzz-host.sh RUNDIR
 set -euo pipefail
 . "$(dirname "$0")/../../harness/lib.sh"
+# shellcheck source=SCRIPTDIR/../../harness/verdicts.sh
+. "$BJK_ROOT/harness/verdicts.sh"
 
 run=$1
 mkdir -p "$run/host"

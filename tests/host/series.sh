@@ -8,6 +8,8 @@
 # verdict, KTAP, on stdout and in RUNDIR/host/series.ktap.
 set -euo pipefail
 . "$(dirname "$0")/../../harness/lib.sh"
+# shellcheck source=SCRIPTDIR/../../harness/verdicts.sh
+. "$BJK_ROOT/harness/verdicts.sh"
 
 host_begin "$1" series 4
 

@@ -7,6 +7,8 @@
 # harness/judge.sh, takes it as it is), logs in RUNDIR/vm.<case>.out.
 set -euo pipefail
 . "$(dirname "$0")/../../harness/lib.sh"
+# shellcheck source=SCRIPTDIR/../../harness/verdicts.sh
+. "$BJK_ROOT/harness/verdicts.sh"
 
 run=$1
 vm=$BJK_ROOT/tools/vm

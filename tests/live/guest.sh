@@ -9,7 +9,7 @@
 live=/live/bjk-live
 bjk_need live "$live"
 mode=$(bjk_check_mode)
-[ "${BJK_MUSEUM:-}" = interp ] && mode=interp
+[ "$(bjk_param museum)" = interp ] && mode=interp
 decode=/tools/bjk-decode
 if [ "$mode" = inline ] || [ "$mode" = outline ]; then
 	bjk_need live "$decode"

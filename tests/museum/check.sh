@@ -23,6 +23,8 @@
 # rows (post_verdict, harness/lib.sh).
 set -euo pipefail
 . "$(dirname "$0")/../../harness/lib.sh"
+# shellcheck source=SCRIPTDIR/../../harness/verdicts.sh
+. "$BJK_ROOT/harness/verdicts.sh"
 
 run=$1
 shift

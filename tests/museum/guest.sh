@@ -10,7 +10,7 @@
 dir=/museum
 decode=/tools/bjk-decode
 bjk_need museum "$dir/bjk-museum" "$decode"
-mode=${BJK_MUSEUM:-}
+mode=$(bjk_param museum)
 case "$mode" in
 off | inline | outline) ;;
 interp)

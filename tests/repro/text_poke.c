@@ -24,7 +24,13 @@
  * "Oops: int3" ends the boot instead. Under QEMU before 8.1, tp and the
  * tracing tests die that way with multi-threaded TCG only (harness/qemu.sh
  * says why; BJK_ACCEL=tcg gets it, make test's boots do not).
- * Build: gcc -O2 -pthread -o text_poke text_poke.c
+ * A one-off reproducer, built by hand (make test builds it nowhere; its
+ * findings are in docs/testing.md and docs/results.md). Build it on the
+ * host, in the directory tools/vm will run it in (the guest sees the host's
+ * files; the host's linux/bpf.h will do: nothing here is newer than 5.x):
+ *   gcc -O2 -Wall -Wextra -pthread -o text_poke "$BJK_ROOT"/tests/repro/text_poke.c
+ * (BJK_ROOT: this repository.) Run it only through tools/vm: it loads BPF
+ * programs and makes the kernel patch its text.
  */
 #define _GNU_SOURCE
 #include <errno.h>

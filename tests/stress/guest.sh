@@ -6,4 +6,4 @@
 . /lib/bjk.sh
 b=/stress/bjk-stress
 bjk_need stress "$b"
-"$b" -k -t "${BJK_STRESS:-30}"
+"$b" -k -t "$(bjk_param stress 30)"

@@ -20,11 +20,7 @@ reader=$!
 insmod "$mod"
 rc=$?
 echo "BJK-TEST-BPF-END" >/dev/kmsg
-i=0
-while ! grep -q 'BJK-TEST-BPF-END' "$log" && [ "$i" -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+bjk_wait 300 grep -q 'BJK-TEST-BPF-END' "$log"
 kill "$reader" 2>/dev/null
 grep -q 'BJK-TEST-BPF-END' "$log" || {
 	echo "BJK-ERROR: test_bpf: the module's messages did not all come through /dev/kmsg" >/dev/kmsg

@@ -6,19 +6,15 @@
 # failure or skip (why), test_progs' "Summary:" line and the totals. The
 # harness (harness/src/suite.c) counts the cases and compares them with
 # those of the boot that ran with checks off.
+. /lib/bjk.sh
 # bjk.progs_dir= (tests/boots-full): the full tier's build, /selftests-full.
-dir=${BJK_PROGS_DIR:-/selftests}
+dir=$(bjk_param progs_dir /selftests)
 out=/tmp/test_progs.out
 limit=540
 
-. /lib/bjk.sh
-kmsg() {
-	echo "$*" >/dev/kmsg
-}
-
 for f in "$dir/test_progs" "$dir/bpf_testmod.ko"; do
 	if [ ! -f "$f" ]; then
-		kmsg "BJK-ERROR: test_progs: $f is not in the image"
+		bjk_error "test_progs: $f is not in the image"
 		exit 2
 	fi
 done
@@ -27,42 +23,42 @@ echo 0 >/proc/sys/kernel/unprivileged_bpf_disabled
 # Some (tc_opts_*) ping 127.0.0.1 in the boot's own network namespace, where
 # /init leaves the loopback device down.
 ip link set lo up || {
-	kmsg "BJK-ERROR: test_progs: cannot bring the loopback device up (ip link set lo up)"
+	bjk_error "test_progs: cannot bring the loopback device up (ip link set lo up)"
 	exit 2
 }
 
 # test_progs loads bpf_testmod.ko and opens *.bpf.o from its working directory.
 cd "$dir" || exit 2
 deny=$(cat test_progs.deny 2>/dev/null)
-[ -n "$deny" ] && kmsg "test_progs: not run (the build's list): $deny"
+[ -n "$deny" ] && bjk_kmsg "test_progs: not run (the build's list): $deny"
 # The full tier's build says which test files it could not build, and why.
 if [ -f test_progs.unbuilt ]; then
-	while IFS= read -r l; do kmsg "test_progs: not built: $l"; done <test_progs.unbuilt
+	while IFS= read -r l; do bjk_kmsg "test_progs: not built: $l"; done <test_progs.unbuilt
 fi
 # bjk.progs= on the kernel command line (tests/boots) splits the tests over
 # boots: "verifier" runs only the verifier_* tests, "other" all but them,
 # "n:RANGE" the tests numbered RANGE (test_progs -n, e.g. 1-120: their
 # numbers in this build's test_progs -l order; tests/boots-full); without
 # it, all of them run.
-part=${BJK_PROGS:-}
+part=$(bjk_param progs)
 allow=
 num=
 case "$part" in
 n:*)
 	num=${part#n:}
-	kmsg "test_progs: bjk.progs=$part: the tests numbered $num (tests/boots-full)"
+	bjk_kmsg "test_progs: bjk.progs=$part: the tests numbered $num (tests/boots-full)"
 	;;
 verifier)
 	allow='verifier_*'
-	kmsg "test_progs: bjk.progs=verifier: only the verifier_* tests (tests/boots)"
+	bjk_kmsg "test_progs: bjk.progs=verifier: only the verifier_* tests (tests/boots)"
 	;;
 other)
 	deny="${deny:+$deny,}verifier_*"
-	kmsg "test_progs: bjk.progs=other: all but the verifier_* tests (tests/boots)"
+	bjk_kmsg "test_progs: bjk.progs=other: all but the verifier_* tests (tests/boots)"
 	;;
 '') ;;
 *)
-	kmsg "BJK-ERROR: test_progs: bjk.progs=$part on the kernel command line: want verifier, other or n:RANGE"
+	bjk_error "test_progs: bjk.progs=$part on the kernel command line: want verifier, other or n:RANGE"
 	exit 2
 	;;
 esac
@@ -75,10 +71,10 @@ esac
 # full tier, its twin's line whole). test_progs' own log goes to stdout.
 err=/tmp/test_progs.err
 ( timeout "$limit" ./test_progs -v ${num:+-n "$num"} ${allow:+-a "$allow"} ${deny:+-d "$deny"} 2>"$err"; echo "BJK-RC $?" ) | tee "$out" |
-	awk '/^#[0-9]+ / { print; fflush() }' | while IFS= read -r l; do kmsg "# test_progs, as it runs: $l"; done
+	awk '/^#[0-9]+ / { print; fflush() }' | while IFS= read -r l; do bjk_kmsg "# test_progs, as it runs: $l"; done
 rc=$(sed -n 's/^BJK-RC //p' "$out")
 sed -i '/^BJK-RC /d' "$out"
-[ "$rc" -eq 143 ] && kmsg "BJK-ERROR: test_progs: timed out after ${limit}s"
+[ "$rc" -eq 143 ] && bjk_error "test_progs: timed out after ${limit}s"
 
 # "#12      name:OK", "#12/3    name/sub:SKIP", "#12      name:OK (SKIP: 1/9)",
 # "#12      name:FAIL"; in -v mode each test's log comes before its line.
@@ -148,14 +144,14 @@ END {
 		printf "not ok test_progs.summary # \"%s\": %d tests did not fail, %d skipped, %d failed by the case lines\n", summary, topok, s, f
 	printf "# test_progs: %s\n", summary
 }
-' "$out" | bjk_ktap | while IFS= read -r l; do kmsg "$l"; done
+' "$out" | bjk_ktap | while IFS= read -r l; do bjk_kmsg "$l"; done
 # (log_err() of the network tests writes its reasons there too.)
 if [ -s "$err" ]; then
-	kmsg "# stderr of test_progs and the commands it ran, last lines:"
-	tail -n 50 "$err" | while IFS= read -r l; do kmsg "# stderr: $l"; done
+	bjk_kmsg "# stderr of test_progs and the commands it ran, last lines:"
+	tail -n 50 "$err" | while IFS= read -r l; do bjk_kmsg "# stderr: $l"; done
 fi
 grep -q '^Summary: ' "$out" || {
-	kmsg "BJK-ERROR: test_progs: no Summary line (exit status $rc); last lines:"
-	tail -n 20 "$out" | while IFS= read -r l; do kmsg "# $l"; done
+	bjk_error "test_progs: no Summary line (exit status $rc); last lines:"
+	tail -n 20 "$out" | while IFS= read -r l; do bjk_kmsg "# $l"; done
 }
 exit "$rc"

@@ -35,23 +35,16 @@ ld_dw: xor semi-random 64 bit imms, test 5|1M instructions, 333k 64-bit constant
 ld_abs: jump around ld_abs|55 s of blinding under TCG, then skipped anyway (not JITed: ENOTSUPP)"
 
 . /lib/bjk.sh
-kmsg() {
-	echo "$*" >/dev/kmsg
-}
-
-err() {
-	kmsg "BJK-ERROR: $suite: $*"
-}
 
 for f in "$dir/test_verifier" "$dir/bpf_testmod.ko"; do
 	if [ ! -f "$f" ]; then
-		err "$f is not in the image"
+		bjk_error "$suite: $f is not in the image"
 		exit 2
 	fi
 done
 # 2 (the default) may be lowered to 0; the unprivileged variants need 0.
 echo 0 >/proc/sys/kernel/unprivileged_bpf_disabled || {
-	err "cannot set kernel.unprivileged_bpf_disabled=0"
+	bjk_error "$suite: cannot set kernel.unprivileged_bpf_disabled=0"
 	exit 2
 }
 
@@ -61,32 +54,32 @@ skipidx=/tmp/$suite.excluded
 harden=/proc/sys/net/core/bpf_jit_harden
 old_harden=$(cat "$harden")
 if [ "$mode" = harden ]; then
-	[ -f "$cases" ] || { err "$cases is not in the image (tests/selftests/build.sh writes it)"; exit 2; }
+	[ -f "$cases" ] || { bjk_error "$suite: $cases is not in the image (tests/selftests/build.sh writes it)"; exit 2; }
 	total=$(wc -l <"$cases")
 	: >"$skipidx"
 	echo "$excluded" | while IFS='|' read -r name why; do
 		idx=$(awk -F '\t' -v n="$name" '$2 == n { print $1 }' "$cases")
 		if [ "$(echo "$idx" | wc -w)" -ne 1 ]; then
-			err "case \"$name\" found ${idx:+at indices $idx}${idx:-nowhere} in $cases;" \
+			bjk_error "$suite: case \"$name\" found ${idx:+at indices $idx}${idx:-nowhere} in $cases;" \
 				"it must be there once (a renamed case? update \$excluded in tests/test_verifier/guest.sh)"
 			exit 2
 		fi
 		echo "$idx" >>"$skipidx"
-		kmsg "$suite: not run: #$idx $name ($why)"
+		bjk_kmsg "$suite: not run: #$idx $name ($why)"
 	done || exit 2
 	sort -n "$skipidx" | awk -v total="$total" '
 		BEGIN { from = 0 }
 		{ if ($1 > from) print from, $1 - 1; from = $1 + 1 }
 		END { if (from < total) print from, total - 1 }' >"$ranges"
 	echo 2 >"$harden" && [ "$(cat "$harden")" = 2 ] || {
-		err "cannot set net.core.bpf_jit_harden=2"
+		bjk_error "$suite: cannot set net.core.bpf_jit_harden=2"
 		exit 2
 	}
 else
 	: >"$skipidx"
 	echo "all" >"$ranges"
 fi
-kmsg "$suite: net.core.bpf_jit_harden=$(cat "$harden")"
+bjk_kmsg "$suite: net.core.bpf_jit_harden=$(cat "$harden")"
 
 # test_verifier loads bpf_testmod.ko from its working directory.
 cd "$dir" || exit 2
@@ -99,16 +92,16 @@ while read -r from to; do
 	else
 		# test_verifier runs every case when FROM or TO is out of range.
 		[ "$from" -le "$to" ] 2>/dev/null && [ "$to" -lt "$total" ] || {
-			err "bad index range '$from' '$to' of $total cases (a bug in tests/test_verifier/guest.sh)"
+			bjk_error "$suite: bad index range '$from' '$to' of $total cases (a bug in tests/test_verifier/guest.sh)"
 			echo "$old_harden" >"$harden"
 			exit 2
 		}
 		set -- "$from" "$to"
-		kmsg "$suite: ./test_verifier $*"
+		bjk_kmsg "$suite: ./test_verifier $*"
 	fi
 	timeout "$limit" ./test_verifier "$@" </dev/null >>"$out" 2>&1
 	r=$?
-	[ "$r" -eq 143 ] && err "./test_verifier $* timed out after ${limit}s"
+	[ "$r" -eq 143 ] && bjk_error "$suite: ./test_verifier $* timed out after ${limit}s"
 	[ "$r" -eq 0 ] || rc=$r
 	runs=$((runs + 1))
 done <"$ranges"
@@ -135,8 +128,8 @@ if [ "$mode" = harden ]; then
 			if (!(i in excl) && !(i in seen)) { printf "case #%s (%s) did not run\n", i, name[i]; bad++ }
 		exit bad > 0
 	}' "$cases" "$out" >/tmp/$suite.check || {
-		err "test_verifier's cases are not those of $cases (a stale list?):"
-		head -n 20 /tmp/$suite.check | while IFS= read -r l; do kmsg "# $l"; done
+		bjk_error "$suite: test_verifier's cases are not those of $cases (a stale list?):"
+		head -n 20 /tmp/$suite.check | while IFS= read -r l; do bjk_kmsg "# $l"; done
 		rc=2
 	}
 fi
@@ -191,9 +184,9 @@ END {
 		printf "not ok %s.summary # %d Summary line(s) of %d run(s): %d PASSED, %d SKIPPED, %d FAILED; %d, %d, %d case lines\n", suite, sums, runs, sp, ss, sf, p, s, f
 	printf "# %s: Summary: %d PASSED, %d SKIPPED, %d FAILED\n", suite, sp, ss, sf
 }
-' "$out" | bjk_ktap | while IFS= read -r l; do kmsg "$l"; done
+' "$out" | bjk_ktap | while IFS= read -r l; do bjk_kmsg "$l"; done
 [ "$(grep -c '^Summary: ' "$out")" -eq "$runs" ] || {
-	err "$(grep -c '^Summary: ' "$out") Summary line(s) from $runs run(s) of test_verifier (exit status $rc); last lines:"
-	tail -n 20 "$out" | while IFS= read -r l; do kmsg "# $l"; done
+	bjk_error "$suite: $(grep -c '^Summary: ' "$out") Summary line(s) from $runs run(s) of test_verifier (exit status $rc); last lines:"
+	tail -n 20 "$out" | while IFS= read -r l; do bjk_kmsg "# $l"; done
 }
 exit "$rc"

@@ -20,7 +20,7 @@ export BJK_ROOT CACHE
 
 # The kernel a stage works on. "series": patches/ and FRAGMENT, what every
 # suite tests. "museum" (BJK_VARIANT=museum; the boots of tests/boots whose
-# kernel column says so): the series plus tests/museum/museum.patch, which
+# rows say kernel=museum): the series plus tests/museum/museum.patch, which
 # re-creates historical verifier bugs behind switches, and FRAGMENT with
 # tests/museum/museum.config over it; a tree, a build and an image of its
 # own, never mixed with the series' ones.

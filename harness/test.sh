@@ -23,7 +23,7 @@ note "run: $run (source $(source_version), series $(series_hash | cut -c1-12), $
 # The run keeps the lines it boots: the boots and the judge read them, not
 # tests/boots as it may be by then.
 boot_lines >"$run/boots"
-# The museum's kernel (the boots whose kernel column says "museum"), made
+# The museum's kernel (the boots whose rows say kernel=museum), made
 # only when such a boot is to run; if it cannot be, its boots fail. It is
 # made while the series' boots run (tests/boots has the museum's last): a
 # boot keeps one host core busy (harness/qemu.sh), and a cold build of

@@ -65,7 +65,9 @@ bjk_check_mode() {
 # diagnostics "# ...". Prints "KTAP version 1", the plan, the lines
 # numbered, then the kselftest totals, all counted here from the lines, so
 # a suite's own parser only says what it saw and the counts the judge
-# checks (harness/src/suite.c) are made in one place.
+# checks (harness/src/suite.c) are made in one place. Its twin on the host,
+# harness/ktap.awk, does the same for the converters of raw blocks
+# (bjk_raw): keep the two alike.
 bjk_ktap() {
 	awk '
 	/^(ok|not ok) / {
@@ -91,6 +93,36 @@ bjk_ktap() {
 			print l[i]
 		printf "# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n", p, f, s
 	}'
+}
+
+# bjk_raw [-l] SUITE [NAME=VALUE...]: a tool's raw result lines, on stdin,
+# to the console for the host to turn into the suite's KTAP
+# (harness/convert.sh, docs/harness.md "Raw blocks"), as a block:
+#   BJK-RAW-BEGIN SUITE [NAME=VALUE...]
+#   BJK-RAW: <a line as the tool printed it>
+#   ...
+#   BJK-RAW-END SUITE
+# The converter is the host's tests/SUITE/convert.awk, or tool=TOOL's
+# (tests/TOOL/convert.awk) when the words say so; the other words are its
+# variables. The "BJK-RAW: " in front sets the tool's lines apart from the
+# kernel's messages that may come between them (the host reads only its
+# own, and the splat scan passes over them as it does over KTAP). A line
+# longer than a /dev/kmsg record takes keeps its last 900 bytes, after
+# "...". -l (live): each line goes out as it comes (the caller's filter
+# flushing its own too), for a block that follows a tool as it runs; a
+# line at a time costs the guest a switch between two processes, which
+# under TCG is about a millisecond, so a block printed after its tool is
+# not live.
+bjk_raw() {
+	_bjk_flush=
+	if [ "$1" = -l ]; then
+		_bjk_flush='fflush()'
+		shift
+	fi
+	bjk_kmsg "BJK-RAW-BEGIN $*"
+	awk "{ if (length(\$0) > 900) \$0 = \"...\" substr(\$0, length(\$0) - 899); print; $_bjk_flush }" |
+		while IFS= read -r _bjk_l; do printf 'BJK-RAW: %s\n' "$_bjk_l" >/dev/kmsg; done
+	bjk_kmsg "BJK-RAW-END $1"
 }
 
 # bjk_decoded NAME DECODER CMD...: CMD under the decoder's watch, which

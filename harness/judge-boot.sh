@@ -2,8 +2,9 @@
 # The verdicts of one boot from what it left in the run directory:
 #   judge-boot.sh NAME SUITES RUNDIR [BASELINE]
 # Reads RUNDIR/NAME.log (the console), NAME.log.status and NAME.log.secs;
-# judges each suite of SUITES (harness/src/suite.c; "kunit" through the
-# tree's kunit.py), against the same suite of boot BASELINE where given, and
+# judges each suite of SUITES (harness/src/suite.c, after harness/convert.sh
+# for a suite whose guest printed a raw block; "kunit" through the tree's
+# kunit.py), against the same suite of boot BASELINE where given, and
 # scans the console for splats (harness/src/splat.c). Each verdict is a KTAP
 # file, RUNDIR/ktap/NAME.{boot,SUITE,splat}.ktap (boot_verdicts in
 # harness/lib.sh); its failures and note go to stdout. Run by the judge
@@ -34,13 +35,28 @@ if [ -n "$baseline" ]; then
 	[ -n "$bsuites" ] || note "boot $name: its baseline $baseline did not run: nothing compared"
 fi
 verdict() { # SUITE [bjk-suite option...]
-	local s=$1 opts=()
+	local s=$1 opts=() con=$log conv crc=0
 	shift
 	[[ "$bsuites" == *",$s,"* ]] && opts+=(-b "$run/ktap/$baseline.$s.ktap")
+	# A suite whose guest printed its tool's raw lines (a raw block,
+	# guest/lib.sh's bjk_raw) is judged on the console with that block
+	# turned into its KTAP by its converter (harness/convert.sh, with
+	# tests/<tool>/convert.awk): as the converter is now, so make judge
+	# judges a stored console again with a converter fixed since. A console
+	# without one (the suites that print KTAP themselves, every console
+	# from before raw blocks) is judged as it is.
+	conv=$(mktemp)
+	"$BJK_ROOT/harness/convert.sh" -s "$s" "$log" >"$conv" || crc=$?
+	case "$crc" in
+	0) con=$conv ;;
+	3) ;;
+	*) note "boot $name: harness/convert.sh $s failed (status $crc): judged without its raw block converted" ;;
+	esac
 	# The whole KTAP to the file; what failed and the verdict line shown.
 	local rc=0
-	"$TOOLS/bjk-suite" "${opts[@]}" "$@" "$s" "$name" "$log" \
+	"$TOOLS/bjk-suite" "${opts[@]}" "$@" "$s" "$name" "$con" \
 		>"$run/ktap/$name.$s.ktap" || rc=$?
+	rm -f "$conv"
 	grep -E "^not ok |^# bjk-verdict " "$run/ktap/$name.$s.ktap" | head -n 40 || true
 	return "$rc"
 }

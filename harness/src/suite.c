@@ -13,12 +13,18 @@
  * the case lines'; the plan and the totals must agree with them, so a case
  * line lost on the way (a full log buffer, a crashed guest) fails the suite.
  * Tools with formats of their own (test_bpf.ko, test_verifier, test_progs)
- * are turned into KTAP by their guest scripts (tests/<suite>.sh).
+ * are turned into KTAP on the host, not in the guest: their guest scripts
+ * (tests/<suite>/guest.sh) print the tool's own result lines as a raw
+ * block (BJK-RAW-BEGIN SUITE ... BJK-RAW-END SUITE, guest/lib.sh's
+ * bjk_raw), and harness/judge-boot.sh hands this program the console with
+ * that block replaced by its KTAP (harness/convert.sh, the suite's
+ * converter tests/<tool>/convert.awk). A console without a raw block (one
+ * from before them) is read as it is: its guest script printed the KTAP.
  *
  * -b BASELINE_KTAP: the same suite's verdict in the baseline boot of the run
  * (as this program wrote it) must have the same cases with the same
  * results: the selftests with checks on against their checks-off boot
- * (tests/boots' baseline column).
+ * (tests/boots' baseline=).
  *
  * kunit: the cases are those of "kunit.py parse --json" (KUNIT_JSON), one
  * per KUnit test, named suite.test; a kunit.py exit status KUNIT_STATUS

@@ -1,11 +1,12 @@
 # Suite test_progs, run in the guest by /init: the subset of the kernel's own
 # tools/testing/selftests/bpf/test_progs that tests/selftests/build.sh builds
 # (tests/selftests/test_progs.list). Its full output (-v: every test's log)
-# stays in /tmp; the console gets, through /dev/kmsg, KTAP: one line per
-# test, one per failed or skipped subtest, the log lines just before each
-# failure or skip (why), test_progs' "Summary:" line and the totals. The
-# harness (harness/src/suite.c) counts the cases and compares them with
-# those of the boot that ran with checks off.
+# stays in /tmp; the console gets, through /dev/kmsg, its result lines,
+# the log lines just before each failure or skip (why) and its "Summary:"
+# line, as a raw block (bjk_raw), which the host turns into KTAP
+# (tests/test_progs/convert.awk: one case per test, one per failed or
+# skipped subtest). The harness (harness/src/suite.c) counts the cases and
+# compares them with those of the boot that ran with checks off.
 . /lib/bjk.sh
 # bjk.progs_dir= (tests/boots-full): the full tier's build, /selftests-full.
 dir=$(bjk_param progs_dir /selftests)
@@ -62,89 +63,58 @@ other)
 	exit 2
 	;;
 esac
-# Each top-level result goes to the console as it comes, so that a slow or
-# hung test shows where it stands.
 # Its stderr apart: the commands tests run (system(), e.g. "ip netns",
 # bpftool) inherit it, and their messages written between two of
 # test_progs' buffered writes cut its result lines in two ("#94
 # fexit_stress:BusyBox v1.35.0 ... multi-call binary." in one boot of the
 # full tier, its twin's line whole). test_progs' own log goes to stdout.
+#
+# The raw block, for the host, whose tests/test_progs/convert.awk makes the
+# KTAP; each line as it comes, so that a slow or hung test shows where it
+# stands. test_progs -v prints each test's log, then its result line:
+# "#12      name:OK", "#12/3    name/sub:SKIP", "#12      name:OK (SKIP:
+# 1/9)", "#12      name:FAIL". Of them the block has every test's result
+# line, each subtest's but those that passed, before a FAIL the last 30 log
+# lines since the result line before it, before a SKIP the last 3 (why),
+# and the Summary line. A test that prints a log line without its newline
+# (btf_tag: "...:SKIP: btf_decl_tag attribute not supported") glues the
+# result line that follows onto it: such a line is a result line, and goes
+# as it is (the host takes it apart). -J (--json-summary) would add nothing:
+# with -v, 6.12's test_progs writes its counts there, the Summary's, and no
+# test.
 err=/tmp/test_progs.err
 ( timeout "$limit" ./test_progs -v ${num:+-n "$num"} ${allow:+-a "$allow"} ${deny:+-d "$deny"} 2>"$err"; echo "BJK-RC $?" ) | tee "$out" |
-	awk '/^#[0-9]+ / { print; fflush() }' | while IFS= read -r l; do bjk_kmsg "# test_progs, as it runs: $l"; done
+	awk '
+	function out(n,    j) {
+		for (j = (nb > n ? nb - n : 0); j < nb; j++)
+			print buf[j]
+		print
+		fflush()
+	}
+	/^BJK-RC / { next }
+	/^Summary: / { out(0); next }
+	{
+		r = ""
+		if ($0 ~ /^#[0-9]+(\/[0-9]+)? +.*:(OK|SKIP|FAIL)( \(SKIP: [0-9]+\/[0-9]+\))?$/)
+			r = $0
+		else if ($0 !~ /^#/ && match($0, /#[0-9]+(\/[0-9]+)? +[^ ].*:(OK|SKIP|FAIL)( \(SKIP: [0-9]+\/[0-9]+\))?$/))
+			r = substr($0, RSTART)
+		if (r == "") {
+			buf[nb++] = $0
+			next
+		}
+		if (r ~ /:FAIL$/)
+			out(30)
+		else if (r ~ /:SKIP$/)
+			out(3)
+		else if (r !~ /^#[0-9]+\//)
+			out(0)
+		nb = 0
+	}' | bjk_raw -l test_progs
 rc=$(sed -n 's/^BJK-RC //p' "$out")
 sed -i '/^BJK-RC /d' "$out"
 [ "$rc" -eq 143 ] && bjk_error "test_progs: timed out after ${limit}s"
 
-# "#12      name:OK", "#12/3    name/sub:SKIP", "#12      name:OK (SKIP: 1/9)",
-# "#12      name:FAIL"; in -v mode each test's log comes before its line.
-# KTAP, plan first: a case per test, and one per failed or skipped subtest,
-# named "name" or "name/sub" ('#' would start a KTAP directive), but a test
-# whose subtests were all skipped is those skips only; the log lines before
-# a failure or a skip say why. Then the Summary and the totals.
-# The Summary ("T/S PASSED, K SKIPPED, F FAILED": T tests did not fail, K
-# subtests and tests skipped) must count what the lines count: a line that
-# did not come (a crash in the middle) fails a case of its own.
-awk '
-# A test that prints a log line without its newline (btf_tag:
-# "...:SKIP: btf_decl_tag attribute not supported") glues the result line
-# that follows onto it: the log part goes to the log, the rest is the
-# result line.
-!/^#/ && match($0, /#[0-9]+(\/[0-9]+)? +[^ ].*:(OK|SKIP|FAIL)( \(SKIP: [0-9]+\/[0-9]+\))?$/) {
-	buf[nb++] = substr($0, 1, RSTART - 1)
-	$0 = substr($0, RSTART)
-}
-/^#[0-9]+(\/[0-9]+)? +.*:(OK|SKIP|FAIL)( \(SKIP: [0-9]+\/[0-9]+\))?$/ {
-	match($0, /:(OK|SKIP|FAIL)( \(SKIP: [0-9]+\/[0-9]+\))?$/)
-	res = substr($0, RSTART + 1)
-	name = substr($0, 1, RSTART - 1)
-	top = name !~ /^#[0-9]+\//
-	sub(/^#[0-9]+(\/[0-9]+)? +/, "", name)
-	gsub(/#/, "", name)
-	# A test that forks (send_signal) flushes a copy of the parent'"'"'s
-	# buffered output: the same line twice. A case counts once.
-	if (name in seen) {
-		nb = 0
-		next
-	}
-	seen[name] = 1
-	if (res == "FAIL") {
-		print "not ok " name
-		for (j = (nb > 30 ? nb - 30 : 0); j < nb; j++)
-			print "#   " buf[j]
-		f++
-		if (top)
-			topfail++
-	} else if (res == "SKIP" && top && subskip[name]) {
-		# All its subtests skipped: they are the cases, as test_progs
-		# counts them.
-		print "# " name ": skipped, all its subtests above"
-		topok++
-	} else if (res == "SKIP") {
-		print "ok " name " # SKIP"
-		for (j = (nb > 3 ? nb - 3 : 0); j < nb; j++)
-			print "#   " buf[j]
-		s++
-		if (top)
-			topok++
-		else
-			subskip[substr(name, 1, index(name, "/") - 1)]++
-	} else if (top) {
-		print "ok " name (res == "OK" ? "" : " # " res)
-		p++
-		topok++
-	}
-	nb = 0
-	next
-}
-/^Summary: / { summary = $0; next }
-{ buf[nb++] = $0 }
-END {
-	if (split(summary, w, /[ \/,]+/) < 7 || w[2] != topok || w[5] != s || (w[7] > 0) != (f > 0))
-		printf "not ok test_progs.summary # \"%s\": %d tests did not fail, %d skipped, %d failed by the case lines\n", summary, topok, s, f
-	printf "# test_progs: %s\n", summary
-}
-' "$out" | bjk_ktap | while IFS= read -r l; do bjk_kmsg "$l"; done
 # (log_err() of the network tests writes its reasons there too.)
 if [ -s "$err" ]; then
 	bjk_kmsg "# stderr of test_progs and the commands it ran, last lines:"

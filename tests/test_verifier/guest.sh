@@ -1,10 +1,12 @@
 # Suite test_verifier, run in the guest by /init: the kernel's own
 # tools/testing/selftests/bpf/test_verifier (built by tests/selftests/build.sh),
 # privileged and unprivileged variants of every case. Its full output stays
-# in /tmp; the console gets, through /dev/kmsg, KTAP: one line per case (by
-# name), its "Summary:" line and the totals. The harness
-# (harness/src/suite.c) counts the cases and compares them with those of the
-# boot that ran with checks off.
+# in /tmp; the console gets, through /dev/kmsg, its case lines, Summary
+# lines and the lines that say why a case failed, as a raw block (bjk_raw),
+# which the host turns into KTAP (tests/test_verifier/convert.awk: a case
+# per test_verifier case, by name). The harness (harness/src/suite.c) counts
+# the cases and compares them with those of the boot that ran with checks
+# off.
 #
 #   sh test_verifier.sh          suite test_verifier: every case, as booted
 #   sh test_verifier.sh harden   suite test_verifier_harden (tests/
@@ -134,57 +136,17 @@ if [ "$mode" = harden ]; then
 	}
 fi
 
-# KTAP, one case per line "#12/p descr OK" (or "... 3 cases OK"), "#12/u
-# descr FAIL...", "#12/p descr SKIP (reason)", named "12/p descr" ('#'
-# would start a KTAP directive), plan first, then the totals. A skip is a
-# failure but with bpf_jit_harden=2, where a blinded program too long to
-# JIT is skipped (its checks-off boot must skip the same: the harness
-# compares). The Summary lines (one per run of test_verifier) must add up
-# to the same counts: a case line that did not come (a crash in the middle)
-# fails a case of its own.
-awk -v suite="$suite" -v runs="$runs" -v mode="$mode" '
-/^#[0-9]+\/[up] / {
-	line = $0
-	res = "not ok"
-	rest = ""
-	if (match(line, / SKIP( \(.*\))?$/) && mode == "harden") {
-		res = "ok"
-		rest = " # SKIP" substr(line, RSTART + 5)
-		s++
-	} else if (RSTART) {
-		# Here the kernel has all a case needs: a skip is a failure.
-		rest = " # a skip:" substr(line, RSTART + 5) " (test_verifier must skip nothing)"
-		f++
-	} else if (match(line, /( [0-9]+ cases)? OK( \(NOTE: .*\))?$/)) {
-		res = "ok"
-		p++
-	} else {
-		# " FAIL..." on this line or, after a run error, on the next
-		match(line, / FAIL.*$/)
-		f++
-	}
-	if (RSTART)
-		line = substr(line, 1, RSTART - 1)
-	name = substr(line, 2)
-	gsub(/#/, "", name)
-	sub(/ +$/, "", name)
-	print res " " name rest
-	fail = res != "ok"
-	next
-}
-# The lines after a FAIL say why (verifier log, expected vs. got).
-fail && shown < 200 { print "# " $0; shown++ }
-/^Summary: / {
-	fail = 0
-	sums++
-	sp += $2; ss += $4; sf += $6
-}
-END {
-	if (sums != runs || sp != p || ss + sf != s + f)
-		printf "not ok %s.summary # %d Summary line(s) of %d run(s): %d PASSED, %d SKIPPED, %d FAILED; %d, %d, %d case lines\n", suite, sums, runs, sp, ss, sf, p, s, f
-	printf "# %s: Summary: %d PASSED, %d SKIPPED, %d FAILED\n", suite, sp, ss, sf
-}
-' "$out" | bjk_ktap | while IFS= read -r l; do bjk_kmsg "$l"; done
+# The raw block for the host, whose tests/test_verifier/convert.awk makes
+# the KTAP (this suite's and test_verifier_harden's: tool=): every case line
+# ("#12/p descr OK", "#12/u descr FAIL...", "#12/p descr SKIP (why)"),
+# every Summary line (one per run of test_verifier; runs= says how many
+# there must be), and the lines after a case line that does not end in OK
+# (why it failed: the verifier log, expected against seen), 200 at most.
+awk '
+/^#[0-9]+\/[up] / { print; why = $0 !~ / OK( \(NOTE: .*\))?$/; next }
+/^Summary: / { print; why = 0; next }
+why && shown < 200 { print; shown++ }
+' "$out" | bjk_raw "$suite" tool=test_verifier mode="$mode" runs="$runs"
 [ "$(grep -c '^Summary: ' "$out")" -eq "$runs" ] || {
 	bjk_error "$suite: $(grep -c '^Summary: ' "$out") Summary line(s) from $runs run(s) of test_verifier (exit status $rc); last lines:"
 	tail -n 20 "$out" | while IFS= read -r l; do bjk_kmsg "# $l"; done

@@ -18,7 +18,7 @@
 # on the block's lines with -v NAME=VALUE for each further word and
 # -v suite=SUITE. It prints the suite's cases ("ok NAME", "not ok NAME #
 # why", "ok NAME # SKIP why") and diagnostics ("# ..."), in order;
-# harness/ktap.awk numbers them and adds the plan and the totals, as
+# guest/ktap.awk numbers them and adds the plan and the totals, as
 # bjk_ktap does for the suites that print KTAP themselves.
 # Exit status: 0; 3 when CONSOLE has no raw block of SUITE (a console from
 # before raw blocks, judged as it is; nothing printed); 1 when the
@@ -133,8 +133,8 @@ elif ! [[ "$tool" =~ ^[A-Za-z0-9_-]+$ ]] || [ ! -f "$conv" ]; then
 	error="no converter for tool '$tool' (tests/$tool/convert.awk)"
 elif ! awk "${vars[@]}" -v suite="$suite" -f "$conv" "$work/raw" >"$work/cases" 2>"$work/err"; then
 	error="tests/$tool/convert.awk failed: $(head -n 1 "$work/err")"
-elif ! awk -f "$root/harness/ktap.awk" "$work/cases" >"$work/ktap" 2>"$work/err"; then
-	error="harness/ktap.awk failed: $(head -n 1 "$work/err")"
+elif ! awk -f "$root/guest/ktap.awk" "$work/cases" >"$work/ktap" 2>"$work/err"; then
+	error="guest/ktap.awk failed: $(head -n 1 "$work/err")"
 fi
 if [ -n "$error" ]; then
 	echo "convert.sh: $suite: $error" >&2

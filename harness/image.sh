@@ -42,6 +42,7 @@ trap 'rm -rf "$work"' EXIT
 	echo "file /bin/busybox $busybox 0755 0 0"
 	echo "file /init $BJK_ROOT/guest/init 0755 0 0"
 	echo "file /lib/bjk.sh $BJK_ROOT/guest/lib.sh 0644 0 0"
+	echo "file /lib/bjk-ktap.awk $BJK_ROOT/guest/ktap.awk 0644 0 0"
 	while read -r s t _; do
 		echo "file /tests/$s.sh $t 0644 0 0"
 	done < <(suite_scripts)

@@ -1,7 +1,7 @@
 # The converter of suite test_bpf, on the host (harness/convert.sh): the
 # raw block tests/test_bpf/guest.sh printed, test_bpf.ko's lines as the
 # module wrote them, to the suite's cases, one a line ("ok NAME", "not ok
-# NAME # why") and notes ("# PART: Summary: ..."); harness/ktap.awk numbers
+# NAME # why") and notes ("# PART: Summary: ..."); guest/ktap.awk numbers
 # them and adds the plan and the totals. Portable awk (mawk, gawk, busybox).
 #
 # A case per test, "test_bpf/12 descr" (its part, its index; '#' would start

@@ -2,7 +2,7 @@
 # raw block tests/test_progs/guest.sh printed (test_progs -v's result
 # lines, the log lines before a failure or a skip, its Summary line) to the
 # suite's cases, one a line ("ok NAME", "not ok NAME", "ok NAME # SKIP"),
-# diagnostics and the note "# test_progs: Summary: ..."; harness/ktap.awk
+# diagnostics and the note "# test_progs: Summary: ..."; guest/ktap.awk
 # numbers them and adds the plan and the totals. Portable awk (mawk, gawk,
 # busybox).
 #

@@ -3,7 +3,7 @@
 # (harness/convert.sh): the raw block tests/test_verifier/guest.sh printed,
 # test_verifier's lines as it wrote them, to the suite's cases, one a line
 # ("ok NAME", "not ok NAME # why", "ok NAME # SKIP why"), diagnostics and
-# the note "# SUITE: Summary: ..."; harness/ktap.awk numbers them and adds
+# the note "# SUITE: Summary: ..."; guest/ktap.awk numbers them and adds
 # the plan and the totals. Portable awk (mawk, gawk, busybox).
 #   -v suite=SUITE   the suite, for its summary case and note
 #   -v mode=MODE     the guest script's mode: "harden" (a skip is a skip)

@@ -1,9 +1,12 @@
 # A suite's KTAP document from its cases on stdin, one a line, in order:
 # "ok NAME", "not ok NAME # why", "ok NAME # SKIP why", and diagnostics
 # "# ...". Prints "KTAP version 1", the plan, the lines numbered, then the
-# kselftest totals, all counted here from the lines. The host's twin of
-# guest/lib.sh's bjk_ktap (keep the two alike), for the converters of raw
-# blocks (harness/convert.sh). Portable awk (mawk, gawk, busybox).
+# kselftest totals, all counted here from the lines, so a suite's own
+# parser only says what it saw and the counts the judge checks
+# (harness/src/suite.c) are made in one place. One file for both sides: in
+# the guest image as /lib/bjk-ktap.awk (guest/lib.sh's bjk_ktap), on the
+# host for the converters of raw blocks (harness/convert.sh). Portable awk
+# (busybox, mawk, gawk).
 /^(ok|not ok) / {
 	r = $0
 	ok = sub(/^ok /, "", r)

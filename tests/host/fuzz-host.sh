@@ -25,9 +25,9 @@ uapi=$(tree_dir)/tools/include/uapi
 [ -d "$uapi" ] || die "$uapi missing: the tree is not unpacked (make test does it first)"
 
 findings=("$src"/findings/*.prog)
-printf 'KTAP version 1\n1..%d\n' $((8 + ${#findings[@]})) | tee -a "$host_ktap"
+printf 'KTAP version 1\n1..%d\n' $((12 + ${#findings[@]})) | tee -a "$host_ktap"
 if ! gcc -O2 -Wall -Wextra -Werror -Wno-missing-field-initializers -I"$uapi" \
-	-o "$work/selftest" "$src/selftest.c" "$src/gen.c" "$src/progfile.c" "$src/repro.c" "$src/btf.c" \
+	-o "$work/selftest" "$src/selftest.c" "$src/gen.c" "$src/progfile.c" "$src/repro.c" "$src/btf.c" "$src/probe.c" \
 	>"$work/cc.log" 2>&1; then
 	host_case not-ok fuzz-host.build "$(tail -n 3 "$work/cc.log" | tr '\n' ' ')"
 else
@@ -38,7 +38,7 @@ else
 		"not ok "*) read -r _ _ name detail <<<"$rest"; host_case not-ok "$name" "${detail#\# }" ;;
 		esac
 	done <"$work/out"
-	grep -q '^# Totals: pass:6 fail:0' "$work/out" ||
+	grep -q '^# Totals: pass:10 fail:0' "$work/out" ||
 		host_case not-ok fuzz-host.totals "$(tail -n 1 "$work/out")"
 	if gcc -static -O2 -Wall -Wextra -Werror -I"$uapi" -o "$work/repro" "$work/repro.c" \
 		>"$work/repro.log" 2>&1; then
@@ -49,7 +49,7 @@ else
 fi
 # bjk-fuzz itself, built for the host only to write reproducers (-R).
 if ! gcc -O2 -Wall -Wextra -Werror -Wno-missing-field-initializers -I"$uapi" -I"$BJK_ROOT/lib" \
-	-o "$work/bjk-fuzz" "$src/fuzz.c" "$src/gen.c" "$src/progfile.c" "$src/repro.c" "$src/btf.c" \
+	-o "$work/bjk-fuzz" "$src/fuzz.c" "$src/gen.c" "$src/progfile.c" "$src/repro.c" "$src/btf.c" "$src/probe.c" \
 	>"$work/cc-fuzz.log" 2>&1; then
 	host_case not-ok fuzz.host-build "$(tail -n 3 "$work/cc-fuzz.log" | tr '\n' ' ')"
 else

@@ -13,7 +13,7 @@ name=fuzz
 . "$(dirname "$0")/../../lib/build-common.sh"
 need_static_libs
 t0=$SECONDS
-guest_program "$out/bjk-fuzz" "$here/fuzz.c" "$here/gen.c" "$here/progfile.c" "$here/repro.c" "$here/btf.c"
+guest_program "$out/bjk-fuzz" "$here/fuzz.c" "$here/gen.c" "$here/progfile.c" "$here/repro.c" "$here/btf.c" "$here/probe.c"
 
 # The seeds: test_verifier's programs, from the tree's own sources with the
 # same flags as test_verifier itself (tests/selftests/build.sh): tv_seeds.c

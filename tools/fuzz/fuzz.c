@@ -5,7 +5,7 @@
  *
  *   bjk-fuzz [-s SEED] [-t SECS] [-n PROGS] [-b BITS] [-m off|outline|inline|interp]
  *            [-o OUTDIR] [-i DIR]... [-u | -U PREFIX] [-p SECS] [-q] [-D] [-v] [-K]
- *            [-G PERCENT] [-c FILE]
+ *            [-G PERCENT] [-P PERCENT] [-c FILE]
  *   bjk-fuzz -R PROGFILE > repro.c
  *
  * The loop: generate a program (gen.c) or mutate one of the corpus; fill
@@ -25,6 +25,14 @@
  * A program that reached KCOV PCs not seen before goes into the corpus.
  * Each new finding (kind, bug type, access) is minimized, and written with
  * a C reproducer, the console excerpt and the verifier log.
+ *
+ * The belief probe (probe.c), on -P PERCENT of the accepted programs
+ * (default 100): at one instruction, the value its register held at run
+ * time against what the verifier's log says it could hold; a value
+ * outside becomes a program whose access leaves a map value by one byte
+ * if, and only if, the verifier is wrong. Its findings are the kinds
+ * above (a KASAN report, a splat), the finding's info saying where the
+ * probe looked ("origin").
  *
  * -b sets the museum's bugs (bpf_museum); -m must be the boot's check mode
  * (bpf_jit_kasan is a boot parameter), or interp: every load with the JIT
@@ -58,6 +66,7 @@
 #include <linux/kcov.h>
 #include "fuzz.h"
 #include "gen.h"
+#include "probe.h"
 #include "bjk-kmsg.h"
 #include "bjk-report.h"
 
@@ -71,17 +80,22 @@ static struct {
 	double secs, progress;
 	unsigned int bits;
 	bool bits_set, stop_first, quiet, no_diff, interp, why, no_kcov;
-	int gen_percent;
+	int gen_percent, probe_percent;
 	const char *mode, *out, *current, *stop_prefix;
 	const char *in[16];
 	int nin;
-} opt = { .secs = 60, .progress = 5, .mode = NULL, .out = "/tmp/fuzz", .gen_percent = 40 };
+} opt = { .secs = 60, .progress = 5, .mode = NULL, .out = "/tmp/fuzz", .gen_percent = 40,
+	.probe_percent = 100 };
 
 static struct {
 	uint64_t progs, accepted, runs, diffs, noisy, findings, gen, mut;
 	uint64_t gen_accepted, mut_accepted;	/* of the loop's programs, by origin */
 	double t_fill, t_load, t_cov, t_run, t_twin;	/* -v: where the time goes */
 	uint64_t pcs;
+	/* the belief probe: probes made, the record refused or its insn not
+	 * reached; values outside the belief; escalations run, reported */
+	uint64_t probes, probe_refused, probe_unreached, broken, esc_runs, esc_reports;
+	double t_probe;
 } st;
 
 static int map_fd[FZ_NMAPS];
@@ -1150,6 +1164,164 @@ static int execute(const struct fz_prog *p, struct verdict *v, bool kcov, int *f
 	return 1;
 }
 
+/* ---- the belief probe (probe.c) ---- */
+
+static char probe_log[1 << 21];
+static char probe_note[512];	/* a finding's origin, for its info file */
+/*
+ * The escalation's tail, which minimizing must keep: without its shift or
+ * its bound the read goes wherever the wrong value points, gigabytes off,
+ * and takes the guest down instead of being reported.
+ */
+static uint32_t keep_from, keep_to;
+
+/* -v: a few of the probe's programs, their values and logs, for whoever checks the parse */
+static void probe_sample(const char *what, uint32_t at, uint16_t regs, const uint8_t *val,
+			 const struct fz_prog *p)
+{
+	char name[4096];
+	FILE *f;
+	int k;
+
+	snprintf(name, sizeof(name), "%s/probes", opt.out);
+	mkdir(name, 0755);
+	snprintf(name, sizeof(name), "%s/probes/%s-%llu.txt", opt.out, what,
+		 (unsigned long long)st.probes);
+	f = fopen(name, "w");
+	if (!f)
+		return;
+	fprintf(f, "%s: cut after insn %u, registers %#x\n", what, at, regs);
+	for (k = 0; val && k < BPF_REG_10; k++)
+		if (regs & (1 << k))
+			fprintf(f, "r%d = %#llx\n", k, (unsigned long long)*(uint64_t *)(val + 8 * k));
+	fz_prog_print(f, p);
+	fputs(probe_log, f);
+	fclose(f);
+}
+
+/*
+ * The belief probe at one instruction of @p, a program the verifier took
+ * and that ran with no finding: the record program (@p cut after the
+ * instruction, storing its destination register) loaded with the
+ * verifier's log and run on @p's maps and packet; if the value it stored
+ * is one the log says the register cannot hold, the escalation. True when
+ * either gave a finding: @v says which, @found is the program.
+ * The probe's loads are not the loop's: they are counted on their own.
+ */
+static bool probe(const struct fz_prog *p, uint64_t *rng, struct verdict *v,
+		  struct fz_prog *found, int cur_fd, const char *path)
+{
+	static uint32_t cand[FZ_MAX_INSNS];
+	struct bpf_insn tail[FZ_PROBE_TAIL_MAX];
+	uint64_t progs = st.progs, accepted = st.accepted, runs = st.runs, diffs = st.diffs;
+	double t[] = { st.t_fill, st.t_load, st.t_cov, st.t_run, st.t_twin };
+	uint32_t end = fz_main_end(p), ncand = 0, i, at, n, ret, line;
+	uint8_t key[4] = { 0 }, val[96];
+	uint16_t regs;
+	struct fz_belief b;
+	struct fz_plan pl;
+	double t0 = now();
+	uint64_t got;
+	bool hit = false, planned = false;
+	int fd, k;
+
+	probe_note[0] = 0;
+	keep_from = keep_to = 0;
+	/* after any instruction the main function goes on from: not ja, exit */
+	for (i = 0; i < end; i++) {
+		uint8_t cls = BPF_CLASS(p->insns[i].code), op = BPF_OP(p->insns[i].code);
+
+		if (fz_insn_is_ld64(&p->insns[i]) ||
+		    ((cls == BPF_JMP || cls == BPF_JMP32) && (op == BPF_JA || op == BPF_EXIT)))
+			continue;
+		cand[ncand++] = i;
+	}
+	if (!ncand)
+		return false;
+	at = cand[fz_mix(rng) % ncand];
+	regs = fz_init_regs(p, at);
+	if (!regs)
+		return false;
+	n = fz_probe_record(regs, tail);
+	if (!fz_prefix(p, at, tail, n, found))
+		return false;
+	st.probes++;
+	memset(v, 0, sizeof(*v));
+	read_kmsg(v, false, false);
+	console_len = 0;
+	maps_fill(found);
+	fd = prog_load(found, opt.interp, probe_log, sizeof(probe_log), 2);
+	if (fd < 0) {
+		st.probe_refused++;
+		if (opt.why && st.probe_refused <= 4)
+			probe_sample("refused", at, regs, NULL, found);
+		read_kmsg(v, true, false);	/* a splat of the verifier's is a finding */
+		hit = v->key[0] != 0;
+		goto out;
+	}
+	current_write(cur_fd, found, path);
+	prog_run(fd, found, &ret);
+	close(fd);
+	read_kmsg(v, true, false);
+	if (v->key[0]) {	/* the record's own run: the same accesses as @p's, so rare */
+		hit = true;
+		goto out;
+	}
+	if (map_lookup(map_fd[FZ_PROBE_RECORD_MAP], key, val) ||
+	    memcmp(val + FZ_PROBE_MAGIC_OFF, &(uint64_t){ FZ_PROBE_MAGIC }, 8)) {
+		st.probe_unreached++;
+		goto out;
+	}
+	if (opt.why && st.probes - st.probe_refused - st.probe_unreached <= 4)
+		probe_sample("record", at, regs, val, found);
+	/* each register's store is an instruction of its own: its line has the belief */
+	for (k = 0, line = at + 1; k < BPF_REG_10 && !planned; k++) {
+		if (!(regs & (1 << k)))
+			continue;
+		memcpy(&got, val + 8 * k, sizeof(got));
+		if (fz_belief_parse(probe_log, line++, k, &b) > 0 && fz_belief_broken(&b, got)) {
+			st.broken++;
+			if (opt.why && st.broken <= 8)
+				probe_sample("broken", at, regs, val, found);
+			planned = fz_probe_plan(&b, got, &pl);
+		}
+	}
+	if (!planned)
+		goto out;
+	k--;
+	n = fz_probe_escalate(&pl, k, tail);
+	if (!fz_prefix(p, at, tail, n, found))
+		goto out;
+	keep_from = at + 1;
+	keep_to = at + 1 + n;
+	snprintf(probe_note, sizeof(probe_note),
+		 "belief probe after insn %u: r%d was %#llx, the verifier allowed %s [%#llx, %#llx]%s",
+		 at, k, (unsigned long long)got, pl.what, (unsigned long long)pl.lo,
+		 (unsigned long long)pl.hi, pl.tnum ? " (the tnum's value and ~mask)" : "");
+	current_write(cur_fd, found, path);
+	if (execute(found, v, false, NULL)) {
+		st.esc_runs++;
+		st.esc_reports += v->reports > 0;
+	}
+	hit = v->key[0] != 0;
+out:
+	st.progs = progs;
+	st.accepted = accepted;
+	st.runs = runs;
+	st.diffs = diffs;
+	st.t_fill = t[0];
+	st.t_load = t[1];
+	st.t_cov = t[2];
+	st.t_run = t[3];
+	st.t_twin = t[4];
+	st.t_probe += now() - t0;
+	if (!hit) {
+		probe_note[0] = 0;
+		keep_from = keep_to = 0;
+	}
+	return hit;
+}
+
 /* ---- findings ---- */
 
 static void mkdir_p(const char *path)
@@ -1206,12 +1378,21 @@ static void minimize(struct fz_prog *p, const char *key, double budget)
 				n = p->len - i;
 			if (i + n < p->len && ld64_second(p, i + n))
 				n++;
+			if (i < keep_to && i + n > keep_from) {
+				i += n;
+				continue;
+			}
 			t = *p;
 			fz_delete(&t, i, n);
-			if (t.len && reproduces(&t, key))
+			if (t.len && reproduces(&t, key)) {
 				*p = t;
-			else
+				if (i < keep_from) {
+					keep_from -= n;
+					keep_to -= n;
+				}
+			} else {
 				i += n;
+			}
 		}
 	}
 	/* the packet: shorter where it changes nothing */
@@ -1273,10 +1454,11 @@ static void finding(struct fz_prog *orig, struct verdict *v)
 	write_text(tmp, "verifier.log", vlog);
 	snprintf(info, sizeof(info),
 		 "key %s\ntitle %s\nreports %d\nmode %s\nbits %#x\nprograms %llu\nseconds %.1f\n"
-		 "insns %u (minimized from %u)\ncpus %d\nreproduces %s\n",
+		 "insns %u (minimized from %u)\ncpus %d\nreproduces %s\n%s%s%s",
 		 v->key, v->title, again.reports, opt.interp ? "interp" : opt.mode, opt.bits,
 		 (unsigned long long)progs, t_found, p.len, orig->len, ncpus,
-		 strcmp(again.key, v->key) ? "no" : "yes");
+		 strcmp(again.key, v->key) ? "no" : "yes",
+		 probe_note[0] ? "origin " : "", probe_note, probe_note[0] ? "\n" : "");
 	write_text(tmp, "info", info);
 	snprintf(path, sizeof(path), "%s/repro.c", tmp);
 	f = fopen(path, "w");
@@ -1441,7 +1623,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: bjk-fuzz [-s SEED] [-t SECS] [-n PROGS] [-b BITS] [-m off|outline|inline|interp]\n"
 		"                [-o OUTDIR] [-i DIR]... [-u | -U PREFIX] [-p SECS] [-q] [-D] [-v] [-K]\n"
-		"                [-G PERCENT] [-c FILE]\n"
+		"                [-G PERCENT] [-P PERCENT] [-c FILE]\n"
 		"       bjk-fuzz -R PROGFILE > repro.c\n");
 	exit(2);
 }
@@ -1450,12 +1632,13 @@ static void progress(FILE *stats)
 {
 	double t = now() - t_start;
 
-	say("%.0fs progs %llu (%.0f/s) accepted %llu (%.0f%%) runs %llu diffs %llu (noisy %llu) pcs %llu corpus %d findings %llu",
+	say("%.0fs progs %llu (%.0f/s) accepted %llu (%.0f%%) runs %llu diffs %llu (noisy %llu) pcs %llu corpus %d findings %llu probes %llu broken %llu",
 	    t, (unsigned long long)st.progs, st.progs / (t > 0 ? t : 1),
 	    (unsigned long long)st.accepted, st.progs ? 100.0 * st.accepted / st.progs : 0,
 	    (unsigned long long)st.runs, (unsigned long long)st.diffs,
 	    (unsigned long long)st.noisy, (unsigned long long)st.pcs,
-	    ncorpus, (unsigned long long)st.findings);
+	    ncorpus, (unsigned long long)st.findings, (unsigned long long)st.probes,
+	    (unsigned long long)st.broken);
 	fprintf(stats, "%.1f\t%llu\t%llu\t%llu\t%llu\t%d\t%llu\n", t, (unsigned long long)st.progs,
 		(unsigned long long)st.accepted, (unsigned long long)st.runs,
 		(unsigned long long)st.pcs, ncorpus, (unsigned long long)st.findings);
@@ -1465,7 +1648,7 @@ static void progress(FILE *stats)
 
 int main(int argc, char **argv)
 {
-	static struct fz_prog p;
+	static struct fz_prog p, e;
 	char path[4096];
 	double next;
 	uint64_t rng;
@@ -1474,7 +1657,7 @@ int main(int argc, char **argv)
 	int c, i, cur_fd;
 	char *end;
 
-	while ((c = getopt(argc, argv, "s:t:n:b:m:o:i:uU:p:qDvKG:c:R:")) != -1) {
+	while ((c = getopt(argc, argv, "s:t:n:b:m:o:i:uU:p:qDvKG:P:c:R:")) != -1) {
 		switch (c) {
 		case 'R':
 			/*
@@ -1548,6 +1731,11 @@ int main(int argc, char **argv)
 		case 'c':
 			opt.current = optarg;
 			break;
+		case 'P':
+			opt.probe_percent = strtol(optarg, &end, 0);
+			if (*end || opt.probe_percent < 0 || opt.probe_percent > 100)
+				die("-P %s: want the share of accepted programs probed, 0 to 100 (percent)", optarg);
+			break;
 		case 'G':
 			opt.gen_percent = strtol(optarg, &end, 0);
 			if (*end || opt.gen_percent < 0 || opt.gen_percent > 100)
@@ -1602,7 +1790,8 @@ int main(int argc, char **argv)
 		die("%s: %s", path, strerror(errno));
 	for (;;) {
 		struct verdict v;
-		bool generated;
+		struct fz_prog *found;
+		bool generated, ok;
 		int fresh;
 
 		if (now() - t_start >= opt.secs ||
@@ -1622,7 +1811,8 @@ int main(int argc, char **argv)
 		}
 		/* the culprit, should this program take the guest down */
 		current_write(cur_fd, &p, path);
-		if (execute(&p, &v, true, &fresh)) {
+		ok = execute(&p, &v, true, &fresh);
+		if (ok) {
 			if (generated)
 				st.gen_accepted++;
 			else
@@ -1630,8 +1820,14 @@ int main(int argc, char **argv)
 		}
 		if (fresh)
 			corpus_add(&p, true);
+		found = &p;
+		if (ok && !v.key[0] && (int)(fz_mix(&rng) % 100) < opt.probe_percent &&
+		    probe(&p, &rng, &v, &e, cur_fd, path))
+			found = &e;
 		if (v.key[0]) {
-			finding(&p, &v);
+			finding(found, &v);
+			probe_note[0] = 0;
+			keep_from = keep_to = 0;
 			if (opt.stop_first && (!opt.stop_prefix ||
 					       !strncmp(v.key, opt.stop_prefix, strlen(opt.stop_prefix))))
 				break;
@@ -1648,11 +1844,16 @@ int main(int argc, char **argv)
 	    (unsigned long long)st.mut_accepted,
 	    (unsigned long long)st.accepted, (unsigned long long)st.runs,
 	    (unsigned long long)st.pcs, (unsigned long long)st.findings);
+	say("probes: %llu (record refused %llu, insn not reached %llu), values outside the belief %llu, escalations run %llu, reported %llu",
+	    (unsigned long long)st.probes, (unsigned long long)st.probe_refused,
+	    (unsigned long long)st.probe_unreached, (unsigned long long)st.broken,
+	    (unsigned long long)st.esc_runs, (unsigned long long)st.esc_reports);
 	if (opt.why) {
 		why_print();
-		say("time: map fill %.1f s, loads %.1f s, coverage %.1f s, runs %.1f s, twins %.1f s, the rest %.1f s",
-		    st.t_fill, st.t_load, st.t_cov, st.t_run, st.t_twin,
-		    now() - t_start - st.t_fill - st.t_load - st.t_cov - st.t_run - st.t_twin);
+		say("time: map fill %.1f s, loads %.1f s, coverage %.1f s, runs %.1f s, twins %.1f s, probes %.1f s, the rest %.1f s",
+		    st.t_fill, st.t_load, st.t_cov, st.t_run, st.t_twin, st.t_probe,
+		    now() - t_start - st.t_fill - st.t_load - st.t_cov - st.t_run - st.t_twin -
+		    st.t_probe);
 	}
 	fclose(stats);
 	return 0;

@@ -13,6 +13,17 @@
  *   file.rejects  a file with a bad line is refused with EINVAL
  *   repro.writes  fz_repro_write() writes a C file (DIR/repro.c) that the
  *                 caller compiles
+ *   probe.parse   fz_belief_parse() reads the ranges of verifier log lines
+ *                 as 6.12 prints them (a constant, chained names, a tnum, two
+ *                 paths joined) and refuses a pointer
+ *   probe.prefix  cut programs are well formed; a jump into the cut part
+ *                 goes to the stub exit, a call keeps its subprogram
+ *   probe.init    the registers every path has written: a join keeps what
+ *                 both wrote, a call takes r1-r5, a loop's back edge counts
+ *   probe.plan    the escalation's arithmetic, computed for random beliefs:
+ *                 the byte read is the map value's last or inside it for
+ *                 every value the belief allows, the byte after it for the
+ *                 value outside
  *   bjk-fuzz-selftest DIR
  */
 #include <errno.h>
@@ -20,6 +31,7 @@
 #include <string.h>
 #include "fuzz.h"
 #include "gen.h"
+#include "probe.h"
 
 static int failed, n;
 
@@ -75,6 +87,211 @@ static const char *shape(const struct fz_prog *p)
 	return NULL;
 }
 
+/* lines as 6.12's print_insn_state() and print_verifier_state() write them */
+static const char probe_log[] =
+	"0: R1=ctx() R10=fp0\n"
+	"3: (bf) r6 = r0                       ; R0_w=-5 R6_w=0xfffffffffffffffb\n"
+	"7: (57) r6 &= 7                       ; R6_w=scalar(smin=smin32=0,smax=umax=smax32=umax32=7,var_off=(0x0; 0x7))\n"
+	"7: (57) r6 &= 7                       ; R6_w=Pscalar(smin=umin=smin32=umin32=16,smax=umax=smax32=umax32=23,var_off=(0x10; 0x7))\n"
+	"9: R1=ctx() R6=scalar(smin=-3,smax=2) R10=fp0\n"
+	"12: (bf) r3 = r10                     ; R3_w=fp0 R10=fp0\n";
+
+static const char *probe_parse(void)
+{
+	static char why[256];
+	struct fz_belief b;
+	int n;
+
+	n = fz_belief_parse(probe_log, 3, 6, &b);
+	if (n != 1 || b.umin != 0xfffffffffffffffbull || b.umax != b.umin || b.smin != -5 ||
+	    b.tmask || b.s32min != -5 || b.u32max != 0xfffffffb)
+		return "3: R6 is the constant -5";
+	n = fz_belief_parse(probe_log, 7, 6, &b);
+	snprintf(why, sizeof(why), "7: R6 over two paths: %d states, u [%llu, %llu], s32 [%d, %d], tnum %#llx/%#llx",
+		 n, (unsigned long long)b.umin, (unsigned long long)b.umax, b.s32min, b.s32max,
+		 (unsigned long long)b.tval, (unsigned long long)b.tmask);
+	if (n != 2 || b.umin != 0 || b.umax != 23 || b.smin != 0 || b.smax != 23 ||
+	    b.s32min != 0 || b.u32max != 23 || b.tval != 0 || b.tmask != 0x17)
+		return why;
+	if (fz_belief_broken(&b, 23) || !fz_belief_broken(&b, 24) || !fz_belief_broken(&b, 8))
+		return "7: 23 is allowed, 24 and 8 are not (8 breaks the tnum)";
+	n = fz_belief_parse(probe_log, 9, 6, &b);
+	if (n != 1 || b.smin != -3 || b.smax != 2 || b.umin || b.umax != UINT64_MAX)
+		return "9: R6 in [-3, 2], unsigned unknown";
+	if (fz_belief_parse(probe_log, 12, 3, &b) != -1)
+		return "12: R3 is a pointer, not a belief";
+	if (fz_belief_parse(probe_log, 12, 1, &b) != 0 || fz_belief_parse(probe_log, 7, 1, &b) != 0)
+		return "a register the line does not print: no state";
+	return NULL;
+}
+
+static const char *probe_prefix(uint64_t *rng)
+{
+	static struct fz_prog p, q;
+	static char why[512];
+	struct bpf_insn tail[FZ_PROBE_TAIL_MAX];
+	uint32_t n = fz_probe_record(1 << 0 | 1 << 3 | 1 << 9, tail), at;
+	const char *bad;
+	int i;
+
+	for (i = 0; i < 2000; i++) {
+		fz_generate(&p, rng);
+		at = fz_mix(rng) % fz_main_end(&p);
+		if (!fz_prefix(&p, at, tail, n, &q))
+			continue;
+		bad = shape(&q);
+		if (bad) {
+			snprintf(why, sizeof(why), "program %d cut at %u: %s", i, at, bad);
+			return why;
+		}
+	}
+	/*
+	 *   0: if r1 == 0 goto 3   1: r0 = 1   2: call f   3: exit   4: f: r0 = 0; exit
+	 * cut at 1 with a 2-insn tail: the jump goes to the stub (4), the call
+	 * is cut, and so is the subprogram nothing calls now
+	 */
+	memset(&p, 0, sizeof(p));
+	p.insns[0] = (struct bpf_insn){ .code = BPF_JMP | BPF_JEQ | BPF_K, .dst_reg = 1, .off = 2 };
+	p.insns[1] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K, .imm = 1 };
+	p.insns[2] = (struct bpf_insn){ .code = BPF_JMP | BPF_CALL, .src_reg = BPF_PSEUDO_CALL, .imm = 1 };
+	p.insns[3] = p.insns[5] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
+	p.insns[4] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K };
+	p.len = 6;
+	tail[0] = p.insns[4];
+	tail[1] = p.insns[3];
+	if (!fz_prefix(&p, 1, tail, 2, &q) || q.len != 6 || q.insns[0].off != 3 ||
+	    q.insns[4].code != (BPF_ALU64 | BPF_MOV | BPF_K))
+		return "cut at 1: want 6 insns, the jump to the stub at 4, no subprogram";
+	/* cut at 2 (the call kept): it must name the subprogram, now at 7 */
+	if (!fz_prefix(&p, 2, tail, 2, &q) || q.len != 9 || 2 + 1 + q.insns[2].imm != 7)
+		return "cut at 2: the call must name the subprogram at 7";
+	return NULL;
+}
+
+static const char *probe_init(void)
+{
+	static struct fz_prog p;
+	static char why[256];
+	/* after each insn: r0 r1 | r0 r1 | r0 r1 r2 | r0 | r0 r6 | r0 r6 (loop: r2 never) */
+	static const uint16_t want[] = { 0x3, 0x3, 0x7, 0x1, 0x41, 0x41 };
+	uint32_t i;
+
+	/*
+	 * 0: r0 = 1   1: if r1 == 0 goto 3   2: r2 = 5   3: call 7
+	 * 4: r6 = r0  5: if r6 != 0 goto 1 (a back edge)  6: exit
+	 */
+	memset(&p, 0, sizeof(p));
+	p.insns[0] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K, .imm = 1 };
+	p.insns[1] = (struct bpf_insn){ .code = BPF_JMP | BPF_JEQ | BPF_K, .dst_reg = 1, .off = 1 };
+	p.insns[2] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 2, .imm = 5 };
+	p.insns[3] = (struct bpf_insn){ .code = BPF_JMP | BPF_CALL, .imm = 7 };
+	p.insns[4] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 6 };
+	p.insns[5] = (struct bpf_insn){ .code = BPF_JMP | BPF_JNE | BPF_K, .dst_reg = 6, .off = -5 };
+	p.insns[6] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
+	p.len = 7;
+	/* and after an ld_imm64 of r3 (at 0-1, the rest one later), cut at either half */
+	if (fz_insert(&p, 0, 2)) {
+		p.insns[0] = (struct bpf_insn){ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = 3 };
+		p.insns[1] = (struct bpf_insn){ 0 };
+	}
+	if (fz_init_regs(&p, 0) != 0xa || fz_init_regs(&p, 1) != 0xa) {
+		snprintf(why, sizeof(why), "after the ld_imm64: %#x and %#x, want 0xa",
+			 fz_init_regs(&p, 0), fz_init_regs(&p, 1));
+		return why;
+	}
+	fz_delete(&p, 0, 2);
+	for (i = 0; i < 6; i++) {
+		/* insns 1 and 2 come after the loop's back edge too: r1 is gone there */
+		uint16_t w = want[i] & (i == 1 || i == 2 ? ~0x2 : 0xffff);
+
+		if (fz_init_regs(&p, i) != w) {
+			snprintf(why, sizeof(why), "after insn %u: %#x, want %#x", i,
+				 fz_init_regs(&p, i), w);
+			return why;
+		}
+	}
+	return NULL;
+}
+
+/* the run's byte: what fz_probe_escalate()'s arithmetic computes for @v */
+static int64_t probe_index(const struct fz_plan *pl, uint64_t v)
+{
+	uint64_t r;
+
+	if (pl->tnum)
+		r = (v ^ pl->lo) & pl->hi;
+	else
+		r = pl->above ? v - pl->lo : pl->hi - v;
+	if (pl->bits == 32)
+		r = (uint32_t)r;
+	return (int64_t)(r >> pl->shift) + pl->off;
+}
+
+static const char *probe_plan(uint64_t *rng)
+{
+	static char why[512];
+	struct fz_belief b;
+	struct fz_plan pl;
+	int i, k, planned = 0;
+
+	for (i = 0; i < 100000; i++) {
+		uint64_t lo = fz_mix(rng) >> (fz_mix(rng) % 64), w = fz_mix(rng) >> (fz_mix(rng) % 64);
+		uint64_t v = fz_mix(rng) >> (fz_mix(rng) % 64), in;
+		int kind = fz_mix(rng) % 5;
+
+		memset(&b, 0, sizeof(b));
+		b.umax = UINT64_MAX, b.smin = INT64_MIN, b.smax = INT64_MAX;
+		b.u32max = UINT32_MAX, b.s32min = INT32_MIN, b.s32max = INT32_MAX;
+		b.tmask = UINT64_MAX;
+		if (lo + w < lo)
+			w = ~lo;
+		switch (kind) {
+		case 0: b.umin = lo, b.umax = lo + w; break;
+		case 1: b.smin = (int64_t)lo, b.smax = (int64_t)(lo + (w >> 1));
+			if (b.smax < b.smin)
+				b.smax = INT64_MAX;
+			break;
+		case 2: b.u32min = lo, b.u32max = (uint32_t)lo + (uint32_t)w;
+			if (b.u32max < b.u32min)
+				b.u32max = UINT32_MAX;
+			break;
+		case 3: b.s32min = (int32_t)lo;
+			b.s32max = (int32_t)((uint32_t)lo + (uint32_t)(w >> 33));
+			if (b.s32max < b.s32min)
+				b.s32max = INT32_MAX;
+			break;
+		default: b.tmask = w, b.tval = lo & ~w; break;
+		}
+		if (!fz_probe_plan(&b, v, &pl))
+			continue;
+		planned++;
+		snprintf(why, sizeof(why), "belief %d: lo %#llx w %#llx, value %#llx (%s, shift %d, off %d)",
+			 kind, (unsigned long long)lo, (unsigned long long)w, (unsigned long long)v,
+			 pl.what, pl.shift, pl.off);
+		if (probe_index(&pl, v) != FZ_PROBE_VALUE)
+			return why;
+		/* every value the belief allows: the ends and some between */
+		for (k = 0; k < 16; k++) {
+			in = k == 0 ? pl.lo : k == 1 ? pl.hi : pl.lo + fz_mix(rng) % (pl.w + 1);
+			if (pl.tnum)
+				in = b.tval | (fz_mix(rng) & b.tmask);
+			if (pl.bits == 32)
+				in = (fz_mix(rng) << 32) | (uint32_t)in;
+			if (fz_belief_broken(&b, in) &&
+			    strcmp(fz_belief_broken(&b, in), pl.what))
+				continue;	/* breaks another belief: not in @b */
+			if (!fz_belief_broken(&b, in) &&
+			    (probe_index(&pl, in) < 0 || probe_index(&pl, in) >= FZ_PROBE_VALUE))
+				return why;
+		}
+	}
+	if (planned < 1000) {
+		snprintf(why, sizeof(why), "only %d of 100000 beliefs got an escalation", planned);
+		return why;
+	}
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	static struct fz_prog p, q, r;
@@ -88,7 +305,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: bjk-fuzz-selftest DIR\n");
 		return 2;
 	}
-	printf("KTAP version 1\n1..6\n");
+	printf("KTAP version 1\n1..10\n");
 
 	for (i = 0; i < 20000 && !bad; i++) {
 		fz_generate(&p, &rng);
@@ -169,6 +386,15 @@ int main(int argc, char **argv)
 	if (f && fclose(f))
 		k = 0;
 	result(k, "fuzz.repro.writes", NULL, "fz_repro_write() failed");
+
+	bad = probe_parse();
+	result(!bad, "fuzz.probe.parse", NULL, bad);
+	bad = probe_prefix(&rng);
+	result(!bad, "fuzz.probe.prefix", "2000 programs", bad);
+	bad = probe_init();
+	result(!bad, "fuzz.probe.init", NULL, bad);
+	bad = probe_plan(&rng);
+	result(!bad, "fuzz.probe.plan", "100000 beliefs", bad);
 	printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0\n", n - failed, failed);
 	return failed ? 1 : 0;
 }

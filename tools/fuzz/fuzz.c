@@ -27,10 +27,10 @@
  * a C reproducer, the console excerpt and the verifier log.
  *
  * The belief probe (probe.c), on -P PERCENT of the accepted programs
- * (default 100): at one instruction, the value its register held at run
- * time against what the verifier's log says it could hold; a value
- * outside becomes a program whose access leaves a map value by one byte
- * if, and only if, the verifier is wrong. Its findings are the kinds
+ * (default 50): after each instruction that writes a register, the value
+ * it held at run time against what the verifier's log says it could hold;
+ * a value outside becomes a program whose access leaves a map value by
+ * one byte if, and only if, the verifier is wrong. Its findings are the kinds
  * above (a KASAN report, a splat), the finding's info saying where the
  * probe looked ("origin").
  *
@@ -85,16 +85,16 @@ static struct {
 	const char *in[16];
 	int nin;
 } opt = { .secs = 60, .progress = 5, .mode = NULL, .out = "/tmp/fuzz", .gen_percent = 40,
-	.probe_percent = 100 };
+	.probe_percent = 50 };
 
 static struct {
 	uint64_t progs, accepted, runs, diffs, noisy, findings, gen, mut;
 	uint64_t gen_accepted, mut_accepted;	/* of the loop's programs, by origin */
 	double t_fill, t_load, t_cov, t_run, t_twin;	/* -v: where the time goes */
 	uint64_t pcs;
-	/* the belief probe: probes made, the record refused or its insn not
-	 * reached; values outside the belief; escalations run, reported */
-	uint64_t probes, probe_refused, probe_unreached, broken, esc_runs, esc_reports;
+	/* the belief probe: probes made, the record refused or its end not
+	 * reached; values checked, outside the belief; escalations run, reported */
+	uint64_t probes, probe_refused, probe_unreached, checked, broken, esc_runs, esc_reports;
 	double t_probe;
 } st;
 
@@ -1176,8 +1176,8 @@ static char probe_note[512];	/* a finding's origin, for its info file */
 static uint32_t keep_from, keep_to;
 
 /* -v: a few of the probe's programs, their values and logs, for whoever checks the parse */
-static void probe_sample(const char *what, uint32_t at, uint16_t regs, const uint8_t *val,
-			 const struct fz_prog *p)
+static void probe_sample(const char *what, const struct fz_slot *slot, int nslot,
+			 const uint8_t *val, const struct fz_prog *p)
 {
 	char name[4096];
 	FILE *f;
@@ -1190,60 +1190,44 @@ static void probe_sample(const char *what, uint32_t at, uint16_t regs, const uin
 	f = fopen(name, "w");
 	if (!f)
 		return;
-	fprintf(f, "%s: cut after insn %u, registers %#x\n", what, at, regs);
-	for (k = 0; val && k < BPF_REG_10; k++)
-		if (regs & (1 << k))
-			fprintf(f, "r%d = %#llx\n", k, (unsigned long long)*(uint64_t *)(val + 8 * k));
+	fprintf(f, "%s\n", what);
+	for (k = 0; val && k < nslot; k++)
+		fprintf(f, "slot %d: r%d after insn %u (store %u) = %#llx\n", k, slot[k].reg,
+			slot[k].insn, slot[k].store, (unsigned long long)*(uint64_t *)(val + 8 * k));
 	fz_prog_print(f, p);
 	fputs(probe_log, f);
 	fclose(f);
 }
 
 /*
- * The belief probe at one instruction of @p, a program the verifier took
- * and that ran with no finding: the record program (@p cut after the
- * instruction, storing its destination register) loaded with the
- * verifier's log and run on @p's maps and packet; if the value it stored
- * is one the log says the register cannot hold, the escalation. True when
- * either gave a finding: @v says which, @found is the program.
- * The probe's loads are not the loop's: they are counted on their own.
+ * The belief probe of @p, a program the verifier took and that ran with no
+ * finding: the record program (fz_embed()) loaded with the verifier's log
+ * and run on @p's maps and packet; for the first slot whose value is one
+ * the log says its register could not hold there, the escalation (@p cut
+ * after that instruction). True when either gave a finding: @v says which,
+ * @found is the program. The probe's loads are not the loop's: counted on
+ * their own.
  */
-static bool probe(const struct fz_prog *p, uint64_t *rng, struct verdict *v,
-		  struct fz_prog *found, int cur_fd, const char *path)
+static bool probe(const struct fz_prog *p, struct verdict *v, struct fz_prog *found,
+		  int cur_fd, const char *path)
 {
-	static uint32_t cand[FZ_MAX_INSNS];
+	static struct fz_slot slot[FZ_PROBE_SLOTS];
 	struct bpf_insn tail[FZ_PROBE_TAIL_MAX];
 	uint64_t progs = st.progs, accepted = st.accepted, runs = st.runs, diffs = st.diffs;
 	double t[] = { st.t_fill, st.t_load, st.t_cov, st.t_run, st.t_twin };
-	uint32_t end = fz_main_end(p), ncand = 0, i, at, n, ret, line;
-	uint8_t key[4] = { 0 }, val[96];
-	uint16_t regs;
+	uint8_t key[4] = { 0 }, val[8 * (FZ_PROBE_SLOTS + 1)];
+	uint32_t n, ret;
 	struct fz_belief b;
 	struct fz_plan pl;
 	double t0 = now();
-	uint64_t got;
+	uint64_t got = 0;
 	bool hit = false, planned = false;
-	int fd, k;
+	int fd, k, nslot;
 
 	probe_note[0] = 0;
 	keep_from = keep_to = 0;
-	/* after any instruction the main function goes on from: not ja, exit */
-	for (i = 0; i < end; i++) {
-		uint8_t cls = BPF_CLASS(p->insns[i].code), op = BPF_OP(p->insns[i].code);
-
-		if (fz_insn_is_ld64(&p->insns[i]) ||
-		    ((cls == BPF_JMP || cls == BPF_JMP32) && (op == BPF_JA || op == BPF_EXIT)))
-			continue;
-		cand[ncand++] = i;
-	}
-	if (!ncand)
-		return false;
-	at = cand[fz_mix(rng) % ncand];
-	regs = fz_init_regs(p, at);
-	if (!regs)
-		return false;
-	n = fz_probe_record(regs, tail);
-	if (!fz_prefix(p, at, tail, n, found))
+	nslot = fz_embed(p, found, slot);
+	if (!nslot)
 		return false;
 	st.probes++;
 	memset(v, 0, sizeof(*v));
@@ -1254,7 +1238,7 @@ static bool probe(const struct fz_prog *p, uint64_t *rng, struct verdict *v,
 	if (fd < 0) {
 		st.probe_refused++;
 		if (opt.why && st.probe_refused <= 4)
-			probe_sample("refused", at, regs, NULL, found);
+			probe_sample("refused", NULL, 0, NULL, found);
 		read_kmsg(v, true, false);	/* a splat of the verifier's is a finding */
 		hit = v->key[0] != 0;
 		goto out;
@@ -1267,37 +1251,39 @@ static bool probe(const struct fz_prog *p, uint64_t *rng, struct verdict *v,
 		hit = true;
 		goto out;
 	}
-	if (map_lookup(map_fd[FZ_PROBE_RECORD_MAP], key, val) ||
-	    memcmp(val + FZ_PROBE_MAGIC_OFF, &(uint64_t){ FZ_PROBE_MAGIC }, 8)) {
-		st.probe_unreached++;
+	if (map_lookup(map_fd[FZ_PROBE], key, val) ||
+	    memcmp(val + FZ_PROBE_DONE_OFF, &(uint64_t){ FZ_PROBE_MARK }, 8)) {
+		st.probe_unreached++;	/* a tail call, which never comes back */
 		goto out;
 	}
 	if (opt.why && st.probes - st.probe_refused - st.probe_unreached <= 4)
-		probe_sample("record", at, regs, val, found);
-	/* each register's store is an instruction of its own: its line has the belief */
-	for (k = 0, line = at + 1; k < BPF_REG_10 && !planned; k++) {
-		if (!(regs & (1 << k)))
-			continue;
+		probe_sample("record", slot, nslot, val, found);
+	for (k = 0; k < nslot && !planned; k++) {
 		memcpy(&got, val + 8 * k, sizeof(got));
-		if (fz_belief_parse(probe_log, line++, k, &b) > 0 && fz_belief_broken(&b, got)) {
+		if (got == FZ_PROBE_MARK)
+			continue;
+		st.checked++;
+		if (fz_belief_parse(probe_log, slot[k].store, slot[k].reg, &b) > 0 &&
+		    fz_belief_broken(&b, got)) {
 			st.broken++;
 			if (opt.why && st.broken <= 8)
-				probe_sample("broken", at, regs, val, found);
+				probe_sample("broken", slot, nslot, val, found);
 			planned = fz_probe_plan(&b, got, &pl);
 		}
 	}
 	if (!planned)
 		goto out;
 	k--;
-	n = fz_probe_escalate(&pl, k, tail);
-	if (!fz_prefix(p, at, tail, n, found))
+	n = fz_probe_escalate(&pl, slot[k].reg, tail);
+	if (!fz_prefix(p, slot[k].insn, tail, n, found))
 		goto out;
-	keep_from = at + 1;
-	keep_to = at + 1 + n;
+	keep_from = slot[k].insn + 1;
+	keep_to = slot[k].insn + 1 + n;
 	snprintf(probe_note, sizeof(probe_note),
 		 "belief probe after insn %u: r%d was %#llx, the verifier allowed %s [%#llx, %#llx]%s",
-		 at, k, (unsigned long long)got, pl.what, (unsigned long long)pl.lo,
-		 (unsigned long long)pl.hi, pl.tnum ? " (the tnum's value and ~mask)" : "");
+		 slot[k].insn, slot[k].reg, (unsigned long long)got, pl.what,
+		 (unsigned long long)pl.lo, (unsigned long long)pl.hi,
+		 pl.tnum ? " (the tnum's value and ~mask)" : "");
 	current_write(cur_fd, found, path);
 	if (execute(found, v, false, NULL)) {
 		st.esc_runs++;
@@ -1651,7 +1637,7 @@ int main(int argc, char **argv)
 	static struct fz_prog p, e;
 	char path[4096];
 	double next;
-	uint64_t rng;
+	uint64_t rng, probe_rng;
 	uint64_t replayed;
 	FILE *stats;
 	int c, i, cur_fd;
@@ -1768,6 +1754,8 @@ int main(int argc, char **argv)
 		die("out of memory");
 	setup_maps();
 	rng = opt.seed ^ 0x6a09e667f3bcc908ull;
+	/* a stream of its own: -P does not change which programs are made */
+	probe_rng = opt.seed ^ 0xbb67ae8584caa73bull;
 	say("seed %llu, mode %s, museum bits %#x, %d CPU(s), %s, budget %.0f s%s",
 	    (unsigned long long)opt.seed, opt.interp ? "interp" : opt.mode, opt.bits, ncpus,
 	    opt.interp || opt.no_diff ? "no differential" : "differential on",
@@ -1821,8 +1809,8 @@ int main(int argc, char **argv)
 		if (fresh)
 			corpus_add(&p, true);
 		found = &p;
-		if (ok && !v.key[0] && (int)(fz_mix(&rng) % 100) < opt.probe_percent &&
-		    probe(&p, &rng, &v, &e, cur_fd, path))
+		if (ok && !v.key[0] && (int)(fz_mix(&probe_rng) % 100) < opt.probe_percent &&
+		    probe(&p, &v, &e, cur_fd, path))
 			found = &e;
 		if (v.key[0]) {
 			finding(found, &v);
@@ -1844,9 +1832,10 @@ int main(int argc, char **argv)
 	    (unsigned long long)st.mut_accepted,
 	    (unsigned long long)st.accepted, (unsigned long long)st.runs,
 	    (unsigned long long)st.pcs, (unsigned long long)st.findings);
-	say("probes: %llu (record refused %llu, insn not reached %llu), values outside the belief %llu, escalations run %llu, reported %llu",
+	say("probes: %llu (record refused %llu, its end not reached %llu), values checked %llu, outside the belief %llu, escalations run %llu, reported %llu",
 	    (unsigned long long)st.probes, (unsigned long long)st.probe_refused,
-	    (unsigned long long)st.probe_unreached, (unsigned long long)st.broken,
+	    (unsigned long long)st.probe_unreached, (unsigned long long)st.checked,
+	    (unsigned long long)st.broken,
 	    (unsigned long long)st.esc_runs, (unsigned long long)st.esc_reports);
 	if (opt.why) {
 		why_print();

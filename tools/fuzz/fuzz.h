@@ -61,8 +61,8 @@ static const struct fz_map fz_maps[FZ_NMAPS] = {
 	[FZ_LPM_12] = { "lpm_12", BPF_MAP_TYPE_LPM_TRIE, 8, 12, 8, BPF_F_NO_PREALLOC },
 	[FZ_RINGBUF] = { "ringbuf", BPF_MAP_TYPE_RINGBUF, 0, 0, 4096, 0 },
 	[FZ_PROG_ARRAY] = { "prog_array", BPF_MAP_TYPE_PROG_ARRAY, 4, 4, 4, 0 },
-	/* the belief probe's record (probe.h): r0-r9, then a marker */
-	[FZ_PROBE] = { "probe_96", BPF_MAP_TYPE_ARRAY, 4, 96, 1, 0 },
+	/* the belief probe's record (probe.h): 40 slots, then a marker */
+	[FZ_PROBE] = { "probe", BPF_MAP_TYPE_ARRAY, 4, 328, 1, 0 },
 };
 
 /* Does the map hold values the fuzzer fills and compares after a run? */

@@ -15,7 +15,8 @@
  * value did rX hold at run time? It does so with two programs made from
  * the one under test, both its main function cut after I:
  *
- *   record:    ... insn I; store r0-r9 (those written) into a map; exit
+ *   record:    after every insn that writes a register, a store of it;
+ *              at the end, the stores copied into a map
  *   escalate:  ... insn I; r9 = rX moved into [0, W] by the belief;
  *              r0 = a 64-byte map value; read 1 byte at r0 + 63 - W + r9
  *
@@ -38,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fuzz.h"
+#include "gen.h"
 #include "probe.h"
 
 #define I(c, d, s, o, i) ((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), \
@@ -389,90 +391,134 @@ static uint32_t lookup(struct bpf_insn *t, int map, int32_t key)
 	return sizeof(s) / sizeof(s[0]);
 }
 
-/* the written registers after @x, from those before; its successors */
-static uint16_t init_after(const struct bpf_insn *x, uint32_t i, uint16_t in, int64_t succ[2])
+/* Does @x leave a register worth recording: one it wrote, or one it compared? */
+static int recorded_reg(const struct bpf_insn *x)
 {
 	uint8_t cls = BPF_CLASS(x->code), op = BPF_OP(x->code);
 
-	succ[0] = i + (fz_insn_is_ld64(x) ? 2 : 1);
-	succ[1] = -1;
-	if (cls == BPF_ALU || cls == BPF_ALU64 || cls == BPF_LDX || fz_insn_is_ld64(x))
-		return in | 1 << x->dst_reg;
-	/* a call, LD_ABS and LD_IND: r0 written, r1-r5 gone */
-	if (((cls == BPF_JMP || cls == BPF_JMP32) && op == BPF_CALL) || cls == BPF_LD)
-		return (in & ~0x3e) | 1;
-	if (cls == BPF_JMP || cls == BPF_JMP32) {
-		if (op == BPF_EXIT)
-			succ[0] = -1;
-		else if (op == BPF_JA)
-			succ[0] = i + 1 + jump_off(x);
-		else
-			succ[1] = i + 1 + jump_off(x);
-	}
-	/* (an atomic's fetch writes a register too: left out, which only
-	 * records fewer) */
-	return in;
+	if (cls == BPF_ALU || cls == BPF_ALU64 || cls == BPF_LDX)
+		return x->dst_reg < BPF_REG_10 ? x->dst_reg : -1;
+	/* a conditional jump's fall-through: the bounds it made */
+	if ((cls == BPF_JMP || cls == BPF_JMP32) && op != BPF_JA && op != BPF_CALL &&
+	    op != BPF_EXIT && op != BPF_JCOND)
+		return x->dst_reg < BPF_REG_10 ? x->dst_reg : -1;
+	return -1;
 }
 
-uint16_t fz_init_regs(const struct fz_prog *p, uint32_t at)
+/* the deepest stack offset @p's main function names through r10 or a constant it adds */
+static int stack_used(const struct fz_prog *p, uint32_t end)
 {
-	static uint16_t in[FZ_MAX_INSNS];
-	uint32_t end = fz_main_end(p), i;
-	bool changed = true;
-	int64_t succ[2];
+	int deepest = 96, o;	/* the generator's prologue zeroes 96 bytes */
+	uint32_t i;
 
-	if (at >= end)
-		return 0;
-	if (at && fz_insn_is_ld64(&p->insns[at - 1]))
-		at--;	/* after an ld_imm64's second half: after the ld_imm64 */
-	/* must-written, forward to a fixed point: a join keeps what all paths wrote */
-	for (i = 0; i < end; i++)
-		in[i] = 0x7ff;
-	in[0] = 1 << BPF_REG_1 | 1 << BPF_REG_10;
-	while (changed) {
-		changed = false;
-		for (i = 0; i < end; i++) {
-			uint16_t out;
-			int k;
+	for (i = 0; i < end; i++) {
+		const struct bpf_insn *x = &p->insns[i];
+		uint8_t cls = BPF_CLASS(x->code);
 
-			if (i && fz_insn_is_ld64(&p->insns[i - 1]))
-				continue;	/* an ld_imm64's second half */
-			out = init_after(&p->insns[i], i, in[i], succ);
-
-			for (k = 0; k < 2; k++) {
-				if (succ[k] < 0 || succ[k] >= end || (in[succ[k]] & out) == in[succ[k]])
-					continue;
-				in[succ[k]] &= out;
-				changed = true;
-			}
-		}
+		o = 0;
+		if ((cls == BPF_LDX && x->src_reg == BPF_REG_10) ||
+		    ((cls == BPF_ST || cls == BPF_STX) && x->dst_reg == BPF_REG_10))
+			o = -x->off;
+		else if (x->code == (BPF_ALU64 | BPF_ADD | BPF_K) && x->imm < 0 && x->imm >= -512)
+			o = -x->imm;	/* maybe a stack pointer moved down */
+		if (o > deepest)
+			deepest = o;
 	}
-	return init_after(&p->insns[at], at, in[at], succ) & 0x3ff;
+	return (deepest + 7) & ~7;
 }
 
-uint32_t fz_probe_record(uint16_t regs, struct bpf_insn *t)
+/*
+ * Room for @n instructions at @at that no jump lands on: fz_insert() puts
+ * new instructions where a jump to @at lands (the mutator's insertion),
+ * the record's stores and prologue belong to the path through @at - 1
+ * only. (@keep: a jump left landing on them, the instruction before.)
+ */
+static bool insert_unseen(struct fz_prog *p, uint32_t at, uint32_t n, int64_t keep)
 {
-	uint32_t n = 0, stores = 0;
-	int k;
+	uint32_t i;
 
-	/* the values first, on the stack: the lookup's call takes r1-r5 */
-	for (k = 0; k < BPF_REG_10; k++)
-		if (regs & (1 << k))
-			t[n++] = I(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, k, -8 * (k + 1), 0);
-	n += lookup(t + n, FZ_PROBE_RECORD_MAP, 0);
-	for (k = 0; k < BPF_REG_10; k++)
-		stores += !!(regs & (1 << k));
-	t[n++] = I(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 2 * stores + 1, 0);
-	for (k = 0; k < BPF_REG_10; k++) {
-		if (!(regs & (1 << k)))
+	if (!fz_insert(p, at, n))
+		return false;
+	for (i = 0; i < p->len; i++) {
+		struct bpf_insn *x = &p->insns[i];
+
+		if ((i >= at && i < at + n) || i == keep || !is_jump(x) ||
+		    (int64_t)i + 1 + jump_off(x) != at)
 			continue;
-		t[n++] = I(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_1, BPF_REG_10, -8 * (k + 1), 0);
-		t[n++] = I(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_0, BPF_REG_1, 8 * k, 0);
+		set_jump_off(x, jump_off(x) + n);
 	}
-	t[n++] = I(BPF_ST | BPF_MEM | BPF_DW, BPF_REG_0, 0, FZ_PROBE_MAGIC_OFF, FZ_PROBE_MAGIC);
-	t[n++] = I(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
-	t[n++] = I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-	return n;
+	return true;
+}
+
+int fz_embed(const struct fz_prog *p, struct fz_prog *out, struct fz_slot *slot)
+{
+	uint32_t end = fz_main_end(p), i, j, n = 0, epi, exits = 0;
+	int base = stack_used(p, end), room, k, reg;
+	bool calls = end < p->len;
+	struct bpf_insn t[FZ_PROBE_SLOTS * 2 + 16];
+
+	/* a main frame near 512 bytes leaves a subprogram's frame no room */
+	room = ((calls ? 384 : 512) - base - 16) / 8;
+	if (room > FZ_PROBE_SLOTS)
+		room = FZ_PROBE_SLOTS;
+	if (room <= 0)
+		return 0;
+	*out = *p;
+	/* the stores, last first: an insertion moves only what comes after it */
+	for (i = 0; i < end; i++)
+		if (recorded_reg(&p->insns[i]) >= 0 && !(i && fz_insn_is_ld64(&p->insns[i - 1])))
+			n++;
+	if (n > (uint32_t)room)
+		n = room;
+	k = n;
+	for (i = end; i-- > 0 && k > 0; ) {
+		reg = recorded_reg(&p->insns[i]);
+		if (reg < 0 || (i && fz_insn_is_ld64(&p->insns[i - 1])))
+			continue;
+		k--;
+		if (!insert_unseen(out, i + 1, 1, i))
+			return 0;
+		out->insns[i + 1] = I(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, reg, -(base + 8 * (k + 1)), 0);
+		slot[k].insn = i;
+		slot[k].reg = reg;
+	}
+	/* the slots' indexes in @out: after the prologue, each store one later than the last */
+	for (k = 0, j = 0; k < (int)n; k++)
+		slot[k].store = slot[k].insn + 1 + k + n;
+	/* the prologue: each slot marked, so a store never reached is told apart */
+	if (!insert_unseen(out, 0, n, -1))
+		return 0;
+	for (k = 0; k < (int)n; k++)
+		out->insns[k] = I(BPF_ST | BPF_MEM | BPF_DW, BPF_REG_10, 0, -(base + 8 * (k + 1)),
+				  FZ_PROBE_MARK);
+	/* the epilogue, where the main function ended: every exit of it goes there */
+	epi = fz_main_end(out);
+	k = 0;
+	t[k++] = I(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, BPF_REG_0, -(base + 8 * (int)n + 16), 0);
+	t[k++] = I(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -(base + 8 * (int)n + 8), 0);
+	t[k++] = (struct bpf_insn)I(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_FD, 0, FZ_PROBE);
+	t[k++] = I(0, 0, 0, 0, 0);
+	t[k++] = I(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0);
+	t[k++] = I(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -(base + 8 * (int)n + 8));
+	t[k++] = I(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem);
+	t[k++] = I(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 2 * n + 1, 0);
+	for (j = 0; j < n; j++) {
+		t[k++] = I(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_1, BPF_REG_10, -(base + 8 * (int)(j + 1)), 0);
+		t[k++] = I(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_0, BPF_REG_1, 8 * j, 0);
+	}
+	t[k++] = I(BPF_ST | BPF_MEM | BPF_DW, BPF_REG_0, 0, FZ_PROBE_DONE_OFF, FZ_PROBE_MARK);
+	t[k++] = I(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_0, BPF_REG_10, -(base + 8 * (int)n + 16), 0);
+	t[k++] = I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	if (!fz_insert(out, epi, k))
+		return 0;
+	memcpy(&out->insns[epi], t, k * sizeof(t[0]));
+	for (i = 0; i < epi; i++) {
+		if (out->insns[i].code != (BPF_JMP | BPF_EXIT) || (i && fz_insn_is_ld64(&out->insns[i - 1])))
+			continue;
+		out->insns[i] = I(BPF_JMP | BPF_JA, 0, 0, (int16_t)(epi - i - 1), 0);
+		exits++;
+	}
+	return exits ? (int)n : 0;
 }
 
 /*

@@ -5,15 +5,20 @@
 
 #include "fuzz.h"
 
-/* the record program's map: rK at 8 * K, FZ_PROBE_MAGIC at FZ_PROBE_MAGIC_OFF */
-#define FZ_PROBE_RECORD_MAP	FZ_PROBE
-#define FZ_PROBE_MAGIC		0x5a17c0de
-#define FZ_PROBE_MAGIC_OFF	80
+/*
+ * The record program's map (FZ_PROBE): slot K's value at 8 * K, then
+ * FZ_PROBE_MARK at FZ_PROBE_DONE_OFF when the run reached the end. A slot
+ * still holding FZ_PROBE_MARK was not reached (or held that value: one
+ * check lost).
+ */
+#define FZ_PROBE_SLOTS		40
+#define FZ_PROBE_MARK		0x5a17c0de
+#define FZ_PROBE_DONE_OFF	(8 * FZ_PROBE_SLOTS)
 /* the escalation's map and its value size */
 #define FZ_PROBE_ESCALATE_MAP	FZ_ARRAY_64
 #define FZ_PROBE_VALUE		64
-/* the longest tail either program adds */
-#define FZ_PROBE_TAIL_MAX	48
+/* the longest tail the escalation adds */
+#define FZ_PROBE_TAIL_MAX	32
 
 /* the values the verifier allowed in a register: each range, and the tnum */
 struct fz_belief {
@@ -54,14 +59,22 @@ bool fz_prefix(const struct fz_prog *p, uint32_t at, const struct bpf_insn *tail
 int fz_belief_parse(const char *log, uint32_t insn, int reg, struct fz_belief *b);
 /* NULL when @v is one of the values @b allows, else the first belief it breaks */
 const char *fz_belief_broken(const struct fz_belief *b, uint64_t v);
+/* what a slot of the record program holds: rREG after insn INSN of the program */
+struct fz_slot {
+	uint32_t insn;		/* in the program under test */
+	uint32_t store;		/* the store's index in the record program: its log line */
+	int reg;
+};
 /*
- * The registers every path of @p's main function has written when insn
- * @at is done (bit K: rK; r10 always), as the verifier sees them: r1 and
- * r10 at the start, a destination once written, r1-r5 gone after a call.
+ * The record program: @p with, after each instruction of its main function
+ * that writes a register or compares one (a conditional jump's
+ * fall-through; the last FZ_PROBE_SLOTS of them), a store of the register
+ * into a stack slot below what the program uses, each slot marked first;
+ * every exit of the main function goes through an epilogue that copies the
+ * slots into FZ_PROBE's value. @slot: what each holds. The number of
+ * slots, 0 when there is no room (the stack) or no exit.
  */
-uint16_t fz_init_regs(const struct fz_prog *p, uint32_t at);
-/* the record program's tail: stores the registers of @regs (r0-r9) */
-uint32_t fz_probe_record(uint16_t regs, struct bpf_insn *t);
+int fz_embed(const struct fz_prog *p, struct fz_prog *out, struct fz_slot *slot);
 /* the escalation for value @v against @b; false when none fits the map value */
 bool fz_probe_plan(const struct fz_belief *b, uint64_t v, struct fz_plan *pl);
 uint32_t fz_probe_escalate(const struct fz_plan *pl, int reg, struct bpf_insn *t);

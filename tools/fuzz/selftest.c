@@ -18,8 +18,10 @@
  *                 paths joined) and refuses a pointer
  *   probe.prefix  cut programs are well formed; a jump into the cut part
  *                 goes to the stub exit, a call keeps its subprogram
- *   probe.init    the registers every path has written: a join keeps what
- *                 both wrote, a call takes r1-r5, a loop's back edge counts
+ *   probe.embed   record programs of generated ones are well formed, each
+ *                 slot's store right after the instruction it records and
+ *                 storing its register, every exit of the main function
+ *                 going to the epilogue
  *   probe.plan    the escalation's arithmetic, computed for random beliefs:
  *                 the byte read is the map value's last or inside it for
  *                 every value the belief allows, the byte after it for the
@@ -130,7 +132,8 @@ static const char *probe_prefix(uint64_t *rng)
 	static struct fz_prog p, q;
 	static char why[512];
 	struct bpf_insn tail[FZ_PROBE_TAIL_MAX];
-	uint32_t n = fz_probe_record(1 << 0 | 1 << 3 | 1 << 9, tail), at;
+	struct fz_plan pl = { .bits = 64, .above = true, .lo = 5, .hi = 9, .w = 4, .off = 59 };
+	uint32_t n = fz_probe_escalate(&pl, 3, tail), at;
 	const char *bad;
 	int i;
 
@@ -168,47 +171,59 @@ static const char *probe_prefix(uint64_t *rng)
 	return NULL;
 }
 
-static const char *probe_init(void)
+static const char *probe_embed(uint64_t *rng)
 {
-	static struct fz_prog p;
-	static char why[256];
-	/* after each insn: r0 r1 | r0 r1 | r0 r1 r2 | r0 | r0 r6 | r0 r6 (loop: r2 never) */
-	static const uint16_t want[] = { 0x3, 0x3, 0x7, 0x1, 0x41, 0x41 };
-	uint32_t i;
+	static struct fz_prog p, q;
+	static struct fz_slot slot[FZ_PROBE_SLOTS];
+	static char why[512];
+	uint32_t i, end;
+	int k, n, embedded = 0;
+	const char *bad;
 
-	/*
-	 * 0: r0 = 1   1: if r1 == 0 goto 3   2: r2 = 5   3: call 7
-	 * 4: r6 = r0  5: if r6 != 0 goto 1 (a back edge)  6: exit
-	 */
-	memset(&p, 0, sizeof(p));
-	p.insns[0] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K, .imm = 1 };
-	p.insns[1] = (struct bpf_insn){ .code = BPF_JMP | BPF_JEQ | BPF_K, .dst_reg = 1, .off = 1 };
-	p.insns[2] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 2, .imm = 5 };
-	p.insns[3] = (struct bpf_insn){ .code = BPF_JMP | BPF_CALL, .imm = 7 };
-	p.insns[4] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 6 };
-	p.insns[5] = (struct bpf_insn){ .code = BPF_JMP | BPF_JNE | BPF_K, .dst_reg = 6, .off = -5 };
-	p.insns[6] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
-	p.len = 7;
-	/* and after an ld_imm64 of r3 (at 0-1, the rest one later), cut at either half */
-	if (fz_insert(&p, 0, 2)) {
-		p.insns[0] = (struct bpf_insn){ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = 3 };
-		p.insns[1] = (struct bpf_insn){ 0 };
-	}
-	if (fz_init_regs(&p, 0) != 0xa || fz_init_regs(&p, 1) != 0xa) {
-		snprintf(why, sizeof(why), "after the ld_imm64: %#x and %#x, want 0xa",
-			 fz_init_regs(&p, 0), fz_init_regs(&p, 1));
-		return why;
-	}
-	fz_delete(&p, 0, 2);
-	for (i = 0; i < 6; i++) {
-		/* insns 1 and 2 come after the loop's back edge too: r1 is gone there */
-		uint16_t w = want[i] & (i == 1 || i == 2 ? ~0x2 : 0xffff);
+	for (i = 0; i < 2000; i++) {
+		fz_generate(&p, rng);
+		n = fz_embed(&p, &q, slot);
+		if (!n)
+			continue;
+		embedded++;
+		bad = shape(&q);
+		for (k = 0; k < n && !bad; k++) {
+			const struct bpf_insn *st = &q.insns[slot[k].store];
 
-		if (fz_init_regs(&p, i) != w) {
-			snprintf(why, sizeof(why), "after insn %u: %#x, want %#x", i,
-				 fz_init_regs(&p, i), w);
+			const struct bpf_insn *a = &q.insns[slot[k].store - 1], *o = &p.insns[slot[k].insn];
+
+			/* (a jump's offset changes: the stores between) */
+			if (st->code != (BPF_STX | BPF_MEM | BPF_DW) || st->dst_reg != BPF_REG_10 ||
+			    st->src_reg != slot[k].reg || a->code != o->code ||
+			    a->dst_reg != o->dst_reg || a->src_reg != o->src_reg || a->imm != o->imm)
+				bad = "a slot's store is not after its instruction, or stores another register";
+		}
+		/* no jump lands on a store or the prologue: they belong to one path */
+		for (k = 0; k < (int)q.len && !bad; k++) {
+			int t = k + 1 + q.insns[k].off, j;
+			uint8_t cls = BPF_CLASS(q.insns[k].code), op = BPF_OP(q.insns[k].code);
+
+			if ((cls != BPF_JMP && cls != BPF_JMP32) || op == BPF_CALL || op == BPF_EXIT)
+				continue;
+			if (t < n)
+				bad = "a jump lands in the prologue";
+			for (j = 0; j < n && !bad; j++)
+				if (t == (int)slot[j].store && k + 1 != t)
+					bad = "a jump lands on a slot's store";
+		}
+		end = fz_main_end(&q);
+		for (k = 0; k < (int)end && !bad; k++)
+			if (q.insns[k].code == (BPF_JMP | BPF_EXIT) && k + 1 != (int)end &&
+			    !(k && fz_insn_is_ld64(&q.insns[k - 1])))
+				bad = "an exit of the main function other than the epilogue's";
+		if (bad) {
+			snprintf(why, sizeof(why), "program %u: %s", i, bad);
 			return why;
 		}
+	}
+	if (embedded < 1000) {
+		snprintf(why, sizeof(why), "only %d of 2000 programs got a record program", embedded);
+		return why;
 	}
 	return NULL;
 }
@@ -391,8 +406,8 @@ int main(int argc, char **argv)
 	result(!bad, "fuzz.probe.parse", NULL, bad);
 	bad = probe_prefix(&rng);
 	result(!bad, "fuzz.probe.prefix", "2000 programs", bad);
-	bad = probe_init();
-	result(!bad, "fuzz.probe.init", NULL, bad);
+	bad = probe_embed(&rng);
+	result(!bad, "fuzz.probe.embed", "2000 programs", bad);
 	bad = probe_plan(&rng);
 	result(!bad, "fuzz.probe.plan", "100000 beliefs", bad);
 	printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0\n", n - failed, failed);

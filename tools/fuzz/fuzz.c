@@ -94,7 +94,8 @@ static struct {
 	uint64_t pcs;
 	/* the belief probe: probes made, the record refused or its end not
 	 * reached; values checked, outside the belief; escalations run, reported */
-	uint64_t probes, probe_refused, probe_unreached, checked, broken, esc_runs, esc_reports;
+	uint64_t probes, probe_refused, probe_unreached, checked, broken, planned;
+	uint64_t esc_refused, esc_runs, esc_reports;
 	double t_probe;
 } st;
 
@@ -1212,6 +1213,7 @@ static bool probe(const struct fz_prog *p, struct verdict *v, struct fz_prog *fo
 		  int cur_fd, const char *path)
 {
 	static struct fz_slot slot[FZ_PROBE_SLOTS];
+	static struct fz_prog esc;
 	struct bpf_insn tail[FZ_PROBE_TAIL_MAX];
 	uint64_t progs = st.progs, accepted = st.accepted, runs = st.runs, diffs = st.diffs;
 	double t[] = { st.t_fill, st.t_load, st.t_cov, st.t_run, st.t_twin };
@@ -1221,8 +1223,8 @@ static bool probe(const struct fz_prog *p, struct verdict *v, struct fz_prog *fo
 	struct fz_plan pl;
 	double t0 = now();
 	uint64_t got = 0;
-	bool hit = false, planned = false;
-	int fd, k, nslot;
+	bool hit = false;
+	int fd, k, nslot, tries;
 
 	probe_note[0] = 0;
 	keep_from = keep_to = 0;
@@ -1258,38 +1260,56 @@ static bool probe(const struct fz_prog *p, struct verdict *v, struct fz_prog *fo
 	}
 	if (opt.why && st.probes - st.probe_refused - st.probe_unreached <= 4)
 		probe_sample("record", slot, nslot, val, found);
-	for (k = 0; k < nslot && !planned; k++) {
+	/*
+	 * Up to three escalations: a value outside the printed states may be
+	 * one the verifier let through loosely (an imprecise register, a
+	 * pruned path), which its escalation is refused for; a later one may
+	 * be the bug.
+	 */
+	for (k = 0, tries = 0; k < nslot && tries < 3 && !hit; k++) {
 		memcpy(&got, val + 8 * k, sizeof(got));
 		if (got == FZ_PROBE_MARK)
 			continue;
 		st.checked++;
-		if (fz_belief_parse(probe_log, slot[k].store, slot[k].reg, &b) > 0 &&
-		    fz_belief_broken(&b, got)) {
-			st.broken++;
-			if (opt.why && st.broken <= 8)
-				probe_sample("broken", slot, nslot, val, found);
-			planned = fz_probe_plan(&b, got, &pl);
+		if (fz_belief_parse(probe_log, slot[k].store, slot[k].reg, &b) <= 0 ||
+		    !fz_belief_broken(&b, got))
+			continue;
+		st.broken++;
+		if (opt.why && st.broken <= 8)
+			probe_sample("broken", slot, nslot, val, found);
+		if (!fz_probe_plan(&b, got, &pl))
+			continue;
+		n = fz_probe_escalate(&pl, slot[k].reg, tail);
+		if (!fz_prefix(p, slot[k].insn, tail, n, &esc))
+			continue;
+		st.planned++;
+		tries++;
+		keep_from = slot[k].insn + 1;
+		keep_to = slot[k].insn + 1 + n;
+		snprintf(probe_note, sizeof(probe_note),
+			 "belief probe after insn %u: r%d was %#llx, the verifier allowed %s [%#llx, %#llx]%s",
+			 slot[k].insn, slot[k].reg, (unsigned long long)got, pl.what,
+			 (unsigned long long)pl.lo, (unsigned long long)pl.hi,
+			 pl.tnum ? " (the tnum's value and ~mask)" : "");
+		current_write(cur_fd, &esc, path);
+		if (execute(&esc, v, false, NULL)) {
+			st.esc_runs++;
+			st.esc_reports += v->reports > 0;
+		} else {
+			st.esc_refused++;
+			if (opt.why && st.esc_refused <= 4) {
+				fd = prog_load(&esc, opt.interp, probe_log, sizeof(probe_log), 2);
+				if (fd >= 0)
+					close(fd);
+				probe_sample("escalation-refused", slot, nslot, val, &esc);
+				/* (the record's log is gone: no more escalations of it) */
+				break;
+			}
 		}
+		hit = v->key[0] != 0;
+		if (hit)
+			*found = esc;
 	}
-	if (!planned)
-		goto out;
-	k--;
-	n = fz_probe_escalate(&pl, slot[k].reg, tail);
-	if (!fz_prefix(p, slot[k].insn, tail, n, found))
-		goto out;
-	keep_from = slot[k].insn + 1;
-	keep_to = slot[k].insn + 1 + n;
-	snprintf(probe_note, sizeof(probe_note),
-		 "belief probe after insn %u: r%d was %#llx, the verifier allowed %s [%#llx, %#llx]%s",
-		 slot[k].insn, slot[k].reg, (unsigned long long)got, pl.what,
-		 (unsigned long long)pl.lo, (unsigned long long)pl.hi,
-		 pl.tnum ? " (the tnum's value and ~mask)" : "");
-	current_write(cur_fd, found, path);
-	if (execute(found, v, false, NULL)) {
-		st.esc_runs++;
-		st.esc_reports += v->reports > 0;
-	}
-	hit = v->key[0] != 0;
 out:
 	st.progs = progs;
 	st.accepted = accepted;
@@ -1832,10 +1852,11 @@ int main(int argc, char **argv)
 	    (unsigned long long)st.mut_accepted,
 	    (unsigned long long)st.accepted, (unsigned long long)st.runs,
 	    (unsigned long long)st.pcs, (unsigned long long)st.findings);
-	say("probes: %llu (record refused %llu, its end not reached %llu), values checked %llu, outside the belief %llu, escalations run %llu, reported %llu",
+	say("probes: %llu (record refused %llu, its end not reached %llu), values checked %llu, outside the belief %llu, escalations %llu (refused %llu), run %llu, reported %llu",
 	    (unsigned long long)st.probes, (unsigned long long)st.probe_refused,
 	    (unsigned long long)st.probe_unreached, (unsigned long long)st.checked,
-	    (unsigned long long)st.broken,
+	    (unsigned long long)st.broken, (unsigned long long)st.planned,
+	    (unsigned long long)st.esc_refused,
 	    (unsigned long long)st.esc_runs, (unsigned long long)st.esc_reports);
 	if (opt.why) {
 		why_print();

@@ -10,15 +10,17 @@
  * and then never use it as an offset (or use it where the error does not
  * leave the object), so a search that waits for the access misses the bug
  * behind it. In the spirit of BVF's state embedding (OSDI '24), the probe
- * asks at one instruction: after insn I, which values did the verifier
- * allow in rX (its log at level 2, every path that reached I), and which
- * value did rX hold at run time? It does so with two programs made from
- * the one under test, both its main function cut after I:
+ * asks of each instruction I of the main function that writes (or
+ * compares) a register rX: which values did the verifier allow in rX after
+ * I (its log at level 2, every path that reached I), and which did rX hold
+ * at run time? It does so with two programs made from the one under test:
  *
- *   record:    after every insn that writes a register, a store of it;
- *              at the end, the stores copied into a map
- *   escalate:  ... insn I; r9 = rX moved into [0, W] by the belief;
- *              r0 = a 64-byte map value; read 1 byte at r0 + 63 - W + r9
+ *   record:    after each such insn, a store of its register into a
+ *              stack slot; every exit through an epilogue that copies
+ *              the slots into a map
+ *   escalate:  the main function cut after insn I; r9 = rX moved into
+ *              [0, W] by the belief; r0 = a 64-byte map value; read 1
+ *              byte at r0 + 63 - W + r9
  *
  * The escalation is built from the record's run: its arithmetic puts the
  * byte just past the map value exactly when rX holds the recorded value,

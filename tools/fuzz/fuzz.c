@@ -737,7 +737,7 @@ static void flow_succ(const struct fz_prog *p, uint32_t i, int *next, int *jump)
 	if (op == BPF_EXIT) {
 		*next = -1;
 	} else if (op != BPF_CALL) {
-		*jump = i + 1 + (op == BPF_JA && cls == BPF_JMP32 ? x->imm : x->off);
+		*jump = i + 1 + fz_insn_jump_off(x);
 		if (op == BPF_JA)
 			*next = -1;
 	}
@@ -1203,9 +1203,9 @@ static void probe_sample(const char *what, const struct fz_slot *slot, int nslot
 /*
  * The belief probe of @p, a program the verifier took and that ran with no
  * finding: the record program (fz_embed()) loaded with the verifier's log
- * and run on @p's maps and packet; for the first slot whose value is one
- * the log says its register could not hold there, the escalation (@p cut
- * after that instruction). True when either gave a finding: @v says which,
+ * and run on @p's maps and packet; for slots whose value is one the log
+ * says its register could not hold there, the escalation (@p cut after
+ * that instruction), up to three. True when either gave a finding: @v says which,
  * @found is the program. The probe's loads are not the loop's: counted on
  * their own.
  */
@@ -1226,8 +1226,7 @@ static bool probe(const struct fz_prog *p, struct verdict *v, struct fz_prog *fo
 	bool hit = false;
 	int fd, k, nslot, tries;
 
-	probe_note[0] = 0;
-	keep_from = keep_to = 0;
+	/* (probe_note and keep_*: empty here, cleared after each finding) */
 	nslot = fz_embed(p, found, slot);
 	if (!nslot)
 		return false;

@@ -157,6 +157,16 @@ static inline bool fz_insn_is_map(const struct bpf_insn *insn)
 }
 
 /*
+ * A jump's offset: in imm for the JMP32 form of ja (gotol), else in off.
+ * (For any jump but call and exit.)
+ */
+static inline int32_t fz_insn_jump_off(const struct bpf_insn *insn)
+{
+	return BPF_CLASS(insn->code) == BPF_JMP32 && BPF_OP(insn->code) == BPF_JA ?
+	       insn->imm : insn->off;
+}
+
+/*
  * Does @insn name a subprogram's start, at its index + 1 + imm: a
  * bpf-to-bpf call or a callback's ld_imm64 (add_subprog_and_kfunc())?
  */

@@ -68,11 +68,6 @@ static bool is_jump(const struct bpf_insn *in)
 	return (cls == BPF_JMP || cls == BPF_JMP32) && op != BPF_CALL && op != BPF_EXIT;
 }
 
-static int32_t jump_off(const struct bpf_insn *in)
-{
-	return BPF_CLASS(in->code) == BPF_JMP32 && BPF_OP(in->code) == BPF_JA ? in->imm : in->off;
-}
-
 static void set_jump_off(struct bpf_insn *in, int32_t off)
 {
 	if (BPF_CLASS(in->code) == BPF_JMP32 && BPF_OP(in->code) == BPF_JA)
@@ -148,7 +143,7 @@ bool fz_prefix(const struct fz_prog *p, uint32_t at, const struct bpf_insn *tail
 		}
 	}
 	for (i = 0; i <= at; i++) {
-		int64_t t = (int64_t)i + 1 + jump_off(&p->insns[i]);
+		int64_t t = (int64_t)i + 1 + fz_insn_jump_off(&p->insns[i]);
 
 		if (is_jump(&p->insns[i]) && t > at)
 			need_stub = true;
@@ -190,7 +185,7 @@ bool fz_prefix(const struct fz_prog *p, uint32_t at, const struct bpf_insn *tail
 			if (t >= 0 && t < p->len && to[t] >= 0)
 				in->imm = to[t] - to[i] - 1;
 		} else if (is_jump(in) && i <= at) {
-			t = (int64_t)i + 1 + jump_off(in);
+			t = (int64_t)i + 1 + fz_insn_jump_off(in);
 			if (t > at)
 				set_jump_off(in, (int32_t)(stub - i - 1));
 		}
@@ -378,14 +373,14 @@ const char *fz_belief_broken(const struct fz_belief *b, uint64_t v)
 	I(BPF_LD | BPF_DW | BPF_IMM, d, m, 0, (int32_t)(uint32_t)(v)), \
 	I(0, 0, 0, 0, (int32_t)(uint32_t)((uint64_t)(v) >> 32))
 
-/* the map element at key @key into r0, or exit with r0 = 0 (skip @n after) */
-static uint32_t lookup(struct bpf_insn *t, int map, int32_t key)
+/* r0 = the element of @map at key @key (stored at r10 + @at), or NULL */
+static uint32_t lookup(struct bpf_insn *t, int map, int32_t key, int16_t at)
 {
 	struct bpf_insn s[] = {
-		I(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -88, key),
+		I(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, at, key),
 		LD64(BPF_REG_1, BPF_PSEUDO_MAP_FD, map),
 		I(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0),
-		I(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -88),
+		I(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, at),
 		I(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem),
 	};
 
@@ -445,9 +440,9 @@ static bool insert_unseen(struct fz_prog *p, uint32_t at, uint32_t n, int64_t ke
 		struct bpf_insn *x = &p->insns[i];
 
 		if ((i >= at && i < at + n) || i == keep || !is_jump(x) ||
-		    (int64_t)i + 1 + jump_off(x) != at)
+		    (int64_t)i + 1 + fz_insn_jump_off(x) != at)
 			continue;
-		set_jump_off(x, jump_off(x) + n);
+		set_jump_off(x, fz_insn_jump_off(x) + n);
 	}
 	return true;
 }
@@ -485,7 +480,7 @@ int fz_embed(const struct fz_prog *p, struct fz_prog *out, struct fz_slot *slot)
 		slot[k].reg = reg;
 	}
 	/* the slots' indexes in @out: after the prologue, each store one later than the last */
-	for (k = 0, j = 0; k < (int)n; k++)
+	for (k = 0; k < (int)n; k++)
 		slot[k].store = slot[k].insn + 1 + k + n;
 	/* the prologue: each slot marked, so a store never reached is told apart */
 	if (!insert_unseen(out, 0, n, -1))
@@ -497,12 +492,7 @@ int fz_embed(const struct fz_prog *p, struct fz_prog *out, struct fz_slot *slot)
 	epi = fz_main_end(out);
 	k = 0;
 	t[k++] = I(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, BPF_REG_0, -(base + 8 * (int)n + 16), 0);
-	t[k++] = I(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -(base + 8 * (int)n + 8), 0);
-	t[k++] = (struct bpf_insn)I(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_FD, 0, FZ_PROBE);
-	t[k++] = I(0, 0, 0, 0, 0);
-	t[k++] = I(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0);
-	t[k++] = I(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -(base + 8 * (int)n + 8));
-	t[k++] = I(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem);
+	k += lookup(t + k, FZ_PROBE, 0, -(base + 8 * (int)n + 8));
 	t[k++] = I(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 2 * n + 1, 0);
 	for (j = 0; j < n; j++) {
 		t[k++] = I(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_1, BPF_REG_10, -(base + 8 * (int)(j + 1)), 0);
@@ -603,19 +593,27 @@ uint32_t fz_probe_escalate(const struct fz_plan *pl, int reg, struct bpf_insn *t
 		memcpy(t + n, s, sizeof(s));
 		n += sizeof(s) / sizeof(s[0]);
 	} else if (pl->above) {
-		t[n++] = I(alu | BPF_MOV | BPF_X, BPF_REG_9, BPF_REG_8, 0, 0);
-		t[n++] = I(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_7, 0, 0, (int32_t)(uint32_t)pl->lo);
-		t[n++] = I(0, 0, 0, 0, (int32_t)(uint32_t)(pl->lo >> 32));
-		t[n++] = I(alu | BPF_SUB | BPF_X, BPF_REG_9, BPF_REG_7, 0, 0);
+		struct bpf_insn s[] = {
+			I(alu | BPF_MOV | BPF_X, BPF_REG_9, BPF_REG_8, 0, 0),
+			LD64(BPF_REG_7, 0, pl->lo),
+			I(alu | BPF_SUB | BPF_X, BPF_REG_9, BPF_REG_7, 0, 0),
+		};
+
+		memcpy(t + n, s, sizeof(s));
+		n += sizeof(s) / sizeof(s[0]);
 	} else {
-		t[n++] = I(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_9, 0, 0, (int32_t)(uint32_t)pl->hi);
-		t[n++] = I(0, 0, 0, 0, (int32_t)(uint32_t)(pl->hi >> 32));
-		t[n++] = I(alu | BPF_SUB | BPF_X, BPF_REG_9, BPF_REG_8, 0, 0);
+		struct bpf_insn s[] = {
+			LD64(BPF_REG_9, 0, pl->hi),
+			I(alu | BPF_SUB | BPF_X, BPF_REG_9, BPF_REG_8, 0, 0),
+		};
+
+		memcpy(t + n, s, sizeof(s));
+		n += sizeof(s) / sizeof(s[0]);
 	}
 	if (pl->shift)
 		t[n++] = I(BPF_ALU64 | BPF_RSH | BPF_K, BPF_REG_9, 0, 0, pl->shift);
 	/* the last element: past its value is past the array's allocation */
-	n += lookup(t + n, FZ_PROBE_ESCALATE_MAP, fz_maps[FZ_PROBE_ESCALATE_MAP].max_entries - 1);
+	n += lookup(t + n, FZ_PROBE_ESCALATE_MAP, fz_maps[FZ_PROBE_ESCALATE_MAP].max_entries - 1, -88);
 	t[n++] = I(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 2, 0);
 	t[n++] = I(BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_0, BPF_REG_9, 0, 0);
 	t[n++] = I(BPF_LDX | BPF_MEM | BPF_B, BPF_REG_1, BPF_REG_0, pl->off, 0);

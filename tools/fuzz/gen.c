@@ -110,13 +110,25 @@ static const uint64_t interesting[] = {
 	0xffffffff00000000ull, 0x80000001ull,
 };
 
+#define NINTERESTING (sizeof(interesting) / sizeof(interesting[0]))
+
 static int32_t some_imm(struct gen *g)
 {
 	if (chance(g, 60))
-		return (int32_t)interesting[rn(g, sizeof(interesting) / sizeof(interesting[0]))];
+		return (int32_t)interesting[rn(g, NINTERESTING)];
 	if (chance(g, 50))
 		return (int32_t)rn(g, 128) - 64;
 	return (int32_t)rnd(g);
+}
+
+/* a 64-bit constant: a boundary of some width, a step off one, or any */
+static uint64_t some_const64(struct gen *g)
+{
+	if (chance(g, 70))
+		return interesting[rn(g, NINTERESTING)] + (int64_t)rn(g, 5) - 2;
+	if (chance(g, 50))
+		return (uint64_t)(int64_t)some_imm(g);
+	return rnd(g);
 }
 
 static void mark_scalar(struct gen *g, int r, bool bounded, uint64_t lo, uint64_t hi)
@@ -127,6 +139,23 @@ static void mark_scalar(struct gen *g, int r, bool bounded, uint64_t lo, uint64_
 static void mark_const(struct gen *g, int r, uint64_t v)
 {
 	mark_scalar(g, r, true, v, v);
+}
+
+/*
+ * dst = @v: a mov of an immediate where one holds it (64-bit sign-extends,
+ * 32-bit zero-extends), otherwise the two-instruction ld_imm64.
+ */
+static void emit_const(struct gen *g, int dst, uint64_t v)
+{
+	if ((uint64_t)(int64_t)(int32_t)v == v && chance(g, 80)) {
+		emit(g, I(BPF_ALU64 | BPF_MOV | BPF_K, dst, 0, 0, (int32_t)v));
+	} else if (v <= 0xffffffff && chance(g, 50)) {
+		emit(g, I(BPF_ALU | BPF_MOV | BPF_K, dst, 0, 0, (int32_t)v));
+	} else {
+		emit(g, I(BPF_LD | BPF_DW | BPF_IMM, dst, 0, 0, (int32_t)v));
+		emit(g, I(0, 0, 0, 0, (int32_t)(v >> 32)));
+	}
+	mark_const(g, dst, v);
 }
 
 /* a register of kind @k (any when K_NONE with any_init), or -1 */
@@ -203,8 +232,7 @@ static void gen_load_scalar(struct gen *g, int dst)
 			emit(g, I(BPF_LDX | BPF_MEM | BPF_W, dst, BPF_REG_6, ctx_read_off(g), 0));
 			mark_scalar(g, dst, true, 0, 0xffffffff);
 		} else {
-			emit(g, I(BPF_ALU64 | BPF_MOV | BPF_K, dst, 0, 0, some_imm(g)));
-			mark_const(g, dst, (uint64_t)(int64_t)g->p->insns[g->p->len - 1].imm);
+			emit_const(g, dst, some_const64(g));
 		}
 		return;
 	}
@@ -229,8 +257,7 @@ static void gen_load_scalar(struct gen *g, int dst)
 	}
 	return;
 konst:
-	emit(g, I(BPF_ALU64 | BPF_MOV | BPF_K, dst, 0, 0, some_imm(g)));
-	mark_const(g, dst, (uint64_t)(int64_t)g->p->insns[g->p->len - 1].imm);
+	emit_const(g, dst, some_const64(g));
 }
 
 static int get_scalar(struct gen *g)
@@ -353,6 +380,25 @@ static void gen_bound(struct gen *g, int dst, uint64_t want_hi)
 	uint8_t cls = j32 ? BPF_JMP32 : BPF_JMP;
 	uint64_t lo = 0, hi = want_hi;
 
+	/* a bound no immediate holds: against registers, from below too */
+	if (want_hi > 0x7fffffff) {
+		bool sgn = chance(g, 30);
+		int b = scratch(g), c;
+
+		if (b == dst)
+			b = (dst + 1) % 6;
+		c = (b + 1) % 6 == dst ? (b + 2) % 6 : (b + 1) % 6;
+		emit_const(g, b, want_hi);
+		jmp_out(g, BPF_JMP | (sgn ? BPF_JSGT : BPF_JGT) | BPF_X, dst, b, 0);
+		if (chance(g, 60)) {
+			lo = chance(g, 50) ? rn(g, 16) : rnd(g) % want_hi;
+			emit_const(g, c, lo);
+			jmp_out(g, BPF_JMP | BPF_JLT | BPF_X, dst, c, 0);
+		}
+		/* signed, a negative value passes: no unsigned range */
+		mark_scalar(g, dst, !sgn, lo, hi);
+		return;
+	}
 	switch (rn(g, 6)) {
 	case 0:		/* mask: only when the bound is 2^n - 1 */
 		if (!(want_hi & (want_hi + 1))) {
@@ -756,15 +802,24 @@ static void clobber(struct gen *g)
  */
 static void maybe_null_arith(struct gen *g)
 {
+	int d = 0, s;
+
 	if (!g->risky || !chance(g, 15))
 		return;
+	/* a copy first (the check of r0 decides both), one of the two moved */
 	if (chance(g, 50)) {
-		emit(g, I(BPF_ALU64 | BPF_ADD | BPF_K, 0, 0, 0, (int32_t)interesting[rn(g, 16)]));
-	} else {
-		int s = pick(g, K_SCALAR, 6, 9);
+		int c = 1 + rn(g, 5);
 
+		emit(g, I(BPF_ALU64 | BPF_MOV | BPF_X, c, 0, 0, 0));
+		if (chance(g, 50))
+			d = c;
+	}
+	if (chance(g, 50)) {
+		emit(g, I(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, (int32_t)interesting[rn(g, 16)]));
+	} else {
+		s = pick(g, K_SCALAR, 6, 9);
 		if (s >= 0)
-			emit(g, I(BPF_ALU64 | BPF_ADD | BPF_X, 0, s, 0, 0));
+			emit(g, I(BPF_ALU64 | BPF_ADD | BPF_X, d, s, 0, 0));
 	}
 }
 
@@ -1110,7 +1165,9 @@ static void gen_prologue(struct gen *g)
 			/* fall through */
 		case 2:
 			if (g->ref < 0 && i == n - 1) {	/* ring buffer memory, released at exit */
-				int sz = 8 * (1 + rn(g, 8));
+				/* now and then more than the ring holds: NULL at run time */
+				int sz = chance(g, 90) ? 8 * (1 + (int)rn(g, 8)) :
+					 (int)fz_maps[FZ_RINGBUF].max_entries + 8 * ((int)rn(g, 3) - 1);
 
 				emit_ld_map(g, BPF_REG_1, FZ_RINGBUF);
 				emit(g, I(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, sz));
@@ -1347,8 +1404,19 @@ void fz_mutate(struct fz_prog *p, const struct fz_prog *other, uint64_t *rng)
 				fz_delete(p, i, fz_insn_is_ld64(in) ? 2 : 1);
 			break;
 		case 6:		/* duplicate */
-			if (!fz_insn_is_ld64(in) && BPF_OP(in->code) != BPF_EXIT && fz_insert(p, i, 1))
-				p->insns[i] = p->insns[i + 1];
+			if (!fz_insn_is_ld64(in) && BPF_OP(in->code) != BPF_EXIT && fz_insert(p, i, 1)) {
+				struct bpf_insn *c = &p->insns[i];
+
+				*c = p->insns[i + 1];
+				/* the copy, one before, reaches the same target */
+				if (c->code == (BPF_JMP | BPF_CALL) && c->src_reg == BPF_PSEUDO_CALL)
+					c->imm++;
+				else if (c->code == (BPF_JMP32 | BPF_JA))
+					c->imm++;
+				else if ((BPF_CLASS(c->code) == BPF_JMP || BPF_CLASS(c->code) == BPF_JMP32) &&
+					 BPF_OP(c->code) != BPF_CALL)
+					c->off++;
+			}
 			break;
 		case 7:		/* insert a generated ALU or bound */
 			if (fz_insert(p, i, 1)) {

@@ -447,11 +447,72 @@ static bool insert_unseen(struct fz_prog *p, uint32_t at, uint32_t n, int64_t ke
 	return true;
 }
 
+#define FZ_LINKED_MAX	4	/* registers recorded after one conditional jump */
+
+/*
+ * The registers worth recording after @p's instruction @i, into @regs:
+ * the one it wrote; after a conditional jump, the ones it compared and
+ * their copies (rA = rB, then maybe rA += K) made since the last place
+ * paths meet, whose bounds the verifier narrows with the compared one's.
+ * Every register named is initialized there: written, or read by the copy.
+ */
+static int recorded_regs(const struct fz_prog *p, const bool *target, uint32_t i, int *regs)
+{
+	const struct bpf_insn *x = &p->insns[i];
+	int grp[11], fresh = 11, n = 0, r, c, a;
+	uint32_t j, start = i;
+
+	r = recorded_reg(x);
+	if (r < 0)
+		return 0;
+	regs[n++] = r;
+	if (!is_jump(x) || BPF_OP(x->code) == BPF_JA)
+		return n;
+	if (BPF_SRC(x->code) == BPF_X && x->src_reg < BPF_REG_10 && x->src_reg != r)
+		regs[n++] = x->src_reg;
+	/* back to where paths meet: a jump target, or after a jump, call or exit */
+	while (start > 0 && !target[start] && BPF_CLASS(p->insns[start - 1].code) != BPF_JMP &&
+	       BPF_CLASS(p->insns[start - 1].code) != BPF_JMP32)
+		start--;
+	for (r = 0; r < 11; r++)
+		grp[r] = r;
+	for (j = start; j < i; j++) {
+		const struct bpf_insn *y = &p->insns[j];
+		uint8_t cls = BPF_CLASS(y->code);
+
+		if (fz_insn_is_ld64(y)) {
+			grp[y->dst_reg % 11] = fresh++;
+			j++;
+		} else if (y->code == (BPF_ALU64 | BPF_MOV | BPF_X) && !y->off) {
+			grp[y->dst_reg % 11] = grp[y->src_reg % 11];
+		} else if (y->code == (BPF_ALU64 | BPF_ADD | BPF_K) ||
+			   y->code == (BPF_ALU64 | BPF_SUB | BPF_K)) {
+			continue;	/* a constant apart: still linked */
+		} else if (cls == BPF_ALU || cls == BPF_ALU64 || cls == BPF_LDX) {
+			grp[y->dst_reg % 11] = fresh++;
+		} else if (cls == BPF_STX && BPF_MODE(y->code) == BPF_ATOMIC) {
+			grp[y->src_reg % 11] = fresh++;
+			grp[BPF_REG_0] = fresh++;
+		}
+	}
+	for (c = 0, a = n; c < a; c++)
+		for (r = 0; r < BPF_REG_10 && n < FZ_LINKED_MAX; r++) {
+			bool seen = false;
+
+			for (j = 0; j < (uint32_t)n; j++)
+				seen |= regs[j] == r;
+			if (!seen && grp[r] == grp[regs[c]])
+				regs[n++] = r;
+		}
+	return n;
+}
+
 int fz_embed(const struct fz_prog *p, struct fz_prog *out, struct fz_slot *slot)
 {
 	uint32_t end = fz_main_end(p), i, j, n = 0, epi, exits = 0;
-	int base = stack_used(p, end), room, k, reg;
+	int base = stack_used(p, end), room, k, m, r, regs[FZ_LINKED_MAX];
 	bool calls = end < p->len;
+	static bool target[FZ_MAX_INSNS + 1];
 	struct bpf_insn t[FZ_PROBE_SLOTS * 2 + 16];
 
 	/* a main frame near 512 bytes leaves a subprogram's frame no room */
@@ -460,24 +521,37 @@ int fz_embed(const struct fz_prog *p, struct fz_prog *out, struct fz_slot *slot)
 		room = FZ_PROBE_SLOTS;
 	if (room <= 0)
 		return 0;
+	memset(target, 0, sizeof(target));
+	for (i = 0; i < p->len; i++) {
+		int64_t to = (int64_t)i + 1 + fz_insn_jump_off(&p->insns[i]);
+
+		if (is_jump(&p->insns[i]) && to >= 0 && to <= (int64_t)p->len)
+			target[to] = true;
+	}
 	*out = *p;
 	/* the stores, last first: an insertion moves only what comes after it */
 	for (i = 0; i < end; i++)
-		if (recorded_reg(&p->insns[i]) >= 0 && !(i && fz_insn_is_ld64(&p->insns[i - 1])))
-			n++;
+		if (!(i && fz_insn_is_ld64(&p->insns[i - 1])))
+			n += recorded_regs(p, target, i, regs);
 	if (n > (uint32_t)room)
 		n = room;
 	k = n;
 	for (i = end; i-- > 0 && k > 0; ) {
-		reg = recorded_reg(&p->insns[i]);
-		if (reg < 0 || (i && fz_insn_is_ld64(&p->insns[i - 1])))
+		if (i && fz_insn_is_ld64(&p->insns[i - 1]))
 			continue;
-		k--;
-		if (!insert_unseen(out, i + 1, 1, i))
+		m = recorded_regs(p, target, i, regs);
+		if (m > k)	/* the oldest left out: keep the first registers */
+			m = k;
+		if (!m)
+			continue;
+		if (!insert_unseen(out, i + 1, m, i))
 			return 0;
-		out->insns[i + 1] = I(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, reg, -(base + 8 * (k + 1)), 0);
-		slot[k].insn = i;
-		slot[k].reg = reg;
+		for (r = m; r-- > 0; ) {
+			k--;
+			out->insns[i + 1 + r] = I(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, regs[r], -(base + 8 * (k + 1)), 0);
+			slot[k].insn = i;
+			slot[k].reg = regs[r];
+		}
 	}
 	/* the slots' indexes in @out: after the prologue, each store one later than the last */
 	for (k = 0; k < (int)n; k++)

@@ -177,7 +177,7 @@ static const char *probe_embed(uint64_t *rng)
 	static struct fz_slot slot[FZ_PROBE_SLOTS];
 	static char why[512];
 	uint32_t i, end;
-	int k, n, embedded = 0;
+	int k, n, embedded = 0, linked = 0;
 	const char *bad;
 
 	for (i = 0; i < 2000; i++) {
@@ -189,9 +189,14 @@ static const char *probe_embed(uint64_t *rng)
 		bad = shape(&q);
 		for (k = 0; k < n && !bad; k++) {
 			const struct bpf_insn *st = &q.insns[slot[k].store];
+			int same = 0, j;
+			const struct bpf_insn *a, *o = &p.insns[slot[k].insn];
 
-			const struct bpf_insn *a = &q.insns[slot[k].store - 1], *o = &p.insns[slot[k].insn];
-
+			/* a compare's registers and their copies: stores one after another */
+			for (j = 0; j < k; j++)
+				same += slot[j].insn == slot[k].insn;
+			linked += same > 0;
+			a = &q.insns[slot[k].store - 1 - same];
 			/* (a jump's offset changes: the stores between) */
 			if (st->code != (BPF_STX | BPF_MEM | BPF_DW) || st->dst_reg != BPF_REG_10 ||
 			    st->src_reg != slot[k].reg || a->code != o->code ||
@@ -221,8 +226,9 @@ static const char *probe_embed(uint64_t *rng)
 			return why;
 		}
 	}
-	if (embedded < 1000) {
-		snprintf(why, sizeof(why), "only %d of 2000 programs got a record program", embedded);
+	if (embedded < 1000 || linked < 1000) {
+		snprintf(why, sizeof(why), "only %d of 2000 programs got a record program, %d stores "
+			 "of a compare's second register", embedded, linked);
 		return why;
 	}
 	return NULL;

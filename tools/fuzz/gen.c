@@ -1028,7 +1028,8 @@ static void gen_steps(struct gen *g, int n)
 		else if (w < 50)
 			gen_ptr_access(g);
 		else if (w < 56)
-			gen_bound(g, get_scalar(g), interesting[rn(g, 20)]);
+			gen_bound(g, get_scalar(g), chance(g, 25) ? some_const64(g) :
+				  interesting[rn(g, 20)]);
 		else if (w < 63)
 			gen_spill_fill(g);
 		else if (w < 70)

@@ -468,7 +468,8 @@ static int recorded_regs(const struct fz_prog *p, const bool *target, uint32_t i
 	regs[n++] = r;
 	if (!is_jump(x) || BPF_OP(x->code) == BPF_JA)
 		return n;
-	if (BPF_SRC(x->code) == BPF_X && x->src_reg < BPF_REG_10 && x->src_reg != r)
+	if (BPF_SRC(x->code) == BPF_X && x->src_reg < BPF_REG_10 && x->src_reg != r &&
+	    n < FZ_LINKED_MAX)
 		regs[n++] = x->src_reg;
 	/* back to where paths meet: a jump target, or after a jump, call or exit */
 	while (start > 0 && !target[start] && BPF_CLASS(p->insns[start - 1].code) != BPF_JMP &&

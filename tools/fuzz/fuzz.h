@@ -157,13 +157,22 @@ static inline bool fz_insn_is_map(const struct bpf_insn *insn)
 }
 
 /*
- * A jump's offset: in imm for the JMP32 form of ja (gotol), else in off.
+ * A jump's offset, read and written: in imm for the JMP32 form of ja
+ * (gotol), else in off.
  * (For any jump but call and exit.)
  */
 static inline int32_t fz_insn_jump_off(const struct bpf_insn *insn)
 {
 	return BPF_CLASS(insn->code) == BPF_JMP32 && BPF_OP(insn->code) == BPF_JA ?
 	       insn->imm : insn->off;
+}
+
+static inline void fz_insn_set_jump_off(struct bpf_insn *insn, int32_t off)
+{
+	if (BPF_CLASS(insn->code) == BPF_JMP32 && BPF_OP(insn->code) == BPF_JA)
+		insn->imm = off;
+	else
+		insn->off = off;
 }
 
 /*

@@ -1329,6 +1329,23 @@ void fz_delete(struct fz_prog *p, uint32_t at, uint32_t n)
 	p->len -= n;
 }
 
+bool fz_duplicate(struct fz_prog *p, uint32_t at)
+{
+	struct bpf_insn *c;
+
+	if (!fz_insert(p, at, 1))
+		return false;
+	c = &p->insns[at];
+	*c = p->insns[at + 1];
+	/* the copy, one before, reaches the same target */
+	if (fz_insn_names_subprog(c))
+		c->imm++;
+	else if ((BPF_CLASS(c->code) == BPF_JMP || BPF_CLASS(c->code) == BPF_JMP32) &&
+		 BPF_OP(c->code) != BPF_CALL && BPF_OP(c->code) != BPF_EXIT)
+		fz_insn_set_jump_off(c, fz_insn_jump_off(c) + 1);
+	return true;
+}
+
 static uint32_t pick_insn(struct fz_prog *p, uint64_t *rng)
 {
 	uint32_t i = fz_mix(rng) % p->len;
@@ -1405,19 +1422,8 @@ void fz_mutate(struct fz_prog *p, const struct fz_prog *other, uint64_t *rng)
 				fz_delete(p, i, fz_insn_is_ld64(in) ? 2 : 1);
 			break;
 		case 6:		/* duplicate */
-			if (!fz_insn_is_ld64(in) && BPF_OP(in->code) != BPF_EXIT && fz_insert(p, i, 1)) {
-				struct bpf_insn *c = &p->insns[i];
-
-				*c = p->insns[i + 1];
-				/* the copy, one before, reaches the same target */
-				if (c->code == (BPF_JMP | BPF_CALL) && c->src_reg == BPF_PSEUDO_CALL)
-					c->imm++;
-				else if (c->code == (BPF_JMP32 | BPF_JA))
-					c->imm++;
-				else if ((BPF_CLASS(c->code) == BPF_JMP || BPF_CLASS(c->code) == BPF_JMP32) &&
-					 BPF_OP(c->code) != BPF_CALL)
-					c->off++;
-			}
+			if (!fz_insn_is_ld64(in) && BPF_OP(in->code) != BPF_EXIT)
+				fz_duplicate(p, i);
 			break;
 		case 7:		/* insert a generated ALU or bound */
 			if (fz_insert(p, i, 1)) {

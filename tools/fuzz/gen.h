@@ -13,5 +13,8 @@ void fz_mutate(struct fz_prog *p, const struct fz_prog *other, uint64_t *rng);
  * and callback references keep their targets */
 bool fz_insert(struct fz_prog *p, uint32_t at, uint32_t n);
 void fz_delete(struct fz_prog *p, uint32_t at, uint32_t n);
+/* a copy of the instruction at @at (not an ld_imm64) before it, reaching
+ * what it reaches */
+bool fz_duplicate(struct fz_prog *p, uint32_t at);
 
 #endif /* BJK_FUZZ_GEN_H */

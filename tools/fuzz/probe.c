@@ -68,14 +68,6 @@ static bool is_jump(const struct bpf_insn *in)
 	return (cls == BPF_JMP || cls == BPF_JMP32) && op != BPF_CALL && op != BPF_EXIT;
 }
 
-static void set_jump_off(struct bpf_insn *in, int32_t off)
-{
-	if (BPF_CLASS(in->code) == BPF_JMP32 && BPF_OP(in->code) == BPF_JA)
-		in->imm = off;
-	else
-		in->off = off;
-}
-
 /* the subprogram starts of @p after its main function, ascending; their number */
 static uint32_t subprog_starts(const struct fz_prog *p, uint32_t end, uint32_t *start)
 {
@@ -187,7 +179,7 @@ bool fz_prefix(const struct fz_prog *p, uint32_t at, const struct bpf_insn *tail
 		} else if (is_jump(in) && i <= at) {
 			t = (int64_t)i + 1 + fz_insn_jump_off(in);
 			if (t > at)
-				set_jump_off(in, (int32_t)(stub - i - 1));
+				fz_insn_set_jump_off(in, (int32_t)(stub - i - 1));
 		}
 	}
 	return true;
@@ -442,7 +434,7 @@ static bool insert_unseen(struct fz_prog *p, uint32_t at, uint32_t n, int64_t ke
 		if ((i >= at && i < at + n) || i == keep || !is_jump(x) ||
 		    (int64_t)i + 1 + fz_insn_jump_off(x) != at)
 			continue;
-		set_jump_off(x, fz_insn_jump_off(x) + n);
+		fz_insn_set_jump_off(x, fz_insn_jump_off(x) + n);
 	}
 	return true;
 }
@@ -466,7 +458,7 @@ static int recorded_regs(const struct fz_prog *p, const bool *target, uint32_t i
 	if (r < 0)
 		return 0;
 	regs[n++] = r;
-	if (!is_jump(x) || BPF_OP(x->code) == BPF_JA)
+	if (!is_jump(x))
 		return n;
 	if (BPF_SRC(x->code) == BPF_X && x->src_reg < BPF_REG_10 && x->src_reg != r &&
 	    n < FZ_LINKED_MAX)

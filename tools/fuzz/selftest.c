@@ -8,7 +8,8 @@
  *                 is one of fz_maps[], the last instruction is an exit
  *   mutate.shape  the same after mutations, insertions and deletions
  *   retarget.keeps  a deletion and an insertion keep a jump, a call and a
- *                 callback reference over them on their targets
+ *                 callback reference over them on their targets; a
+ *                 duplicated jump and call reach what their originals do
  *   file.roundtrip  fz_prog_save() then fz_prog_load() gives the program back
  *   file.rejects  a file with a bad line is refused with EINVAL
  *   repro.writes  fz_repro_write() writes a C file (DIR/repro.c) that the
@@ -355,7 +356,8 @@ int main(int argc, char **argv)
 	 *   8: f: r0 = 0; exit            10: cb: r0 = 0; exit
 	 * then 4 and 5 deleted: each reference one step shorter per deleted
 	 * instruction it spans (cb 9 -> 7, f 5 -> 3, the jump 3 -> 1); then
-	 * one inserted at 4: one longer each.
+	 * one inserted at 4: one longer each; then the jump and the call
+	 * duplicated (fz_duplicate()).
 	 */
 	memset(&p, 0, sizeof(p));
 	p.type = BPF_PROG_TYPE_SOCKET_FILTER;
@@ -380,6 +382,15 @@ int main(int argc, char **argv)
 		    p.insns[3].off == 2;
 		snprintf(why, sizeof(why), "after inserting 1: len %u, cb %d, f %d, jump %d (want 11, 8, 4, 2)",
 			 p.len, p.insns[0].imm, p.insns[2].imm, p.insns[3].off);
+	}
+	/* the jump, then the call duplicated: each copy reaches its original's target */
+	if (k) {
+		k = fz_duplicate(&p, 3) && fz_duplicate(&p, 2) && p.len == 13 && p.insns[0].imm == 10 &&
+		    p.insns[2].imm == 6 && p.insns[3].imm == 5 && p.insns[4].off == 3 &&
+		    p.insns[5].off == 2;
+		snprintf(why, sizeof(why), "after duplicating the jump and the call: len %u, cb %d, "
+			 "f %d and %d, jump %d and %d (want 13, 10, 6 and 5, 3 and 2)", p.len,
+			 p.insns[0].imm, p.insns[2].imm, p.insns[3].imm, p.insns[4].off, p.insns[5].off);
 	}
 	result(k, "fuzz.retarget.keeps", NULL, why);
 

@@ -2,13 +2,16 @@
 # The harness builds Debian's linux-source-6.12 with patches/ applied and
 # boots it in QEMU. See README.md.
 
-.PHONY: help test test-full quick judge run boot vm bench fuzz series-check clean-cache
+.PHONY: help test test-full test-bpf-ci quick judge run boot vm bench fuzz series-check clean-cache
 
 help:
 	@echo "make test         build the patched KASAN kernel, boot it in QEMU, run every"
 	@echo "                  suite of tests/boots; ends with 'N passed, N failed, N skipped'"
 	@echo "make test-full    every test of the kernel's test_progs, checks off and inline,"
 	@echo "                  case by case (tests/boots-full; not in make test: long)"
+	@echo "make test-bpf-ci  make test's boots and make test-full's on the kernel BPF CI"
+	@echo "                  builds (its selftests config, lockdep, PREEMPT, 5-level"
+	@echo "                  paging, KASLR); a kernel of its own (not in make test: long)"
 	@echo "make quick        a few minutes' subset of make test for the edit-test loop:"
 	@echo "                  KUnit and test_bpf inline, the e2e suite inline, tools/vm,"
 	@echo "                  the judge on made-up consoles"
@@ -37,6 +40,11 @@ test:
 # with checks inline compared with its checks-off twin. Not what CI runs.
 test-full:
 	@BJK_TIER=full harness/test.sh
+
+# make test and make test-full on the kernel BPF CI builds, its own
+# kernels (harness/config/bpf-ci.config). Not what CI runs.
+test-bpf-ci:
+	@harness/test-bpf-ci.sh
 
 # The boots that cover most of the series in the least time; make test (what
 # CI runs) has them all.

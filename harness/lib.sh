@@ -18,6 +18,23 @@ export BJK_ROOT CACHE
 # shellcheck source=SCRIPTDIR/../lib/stamp.sh
 . "$BJK_ROOT/lib/stamp.sh"
 
+# fragment_over NAME OVER: FRAGMENT's lines but those OVER sets, then OVER;
+# prints the file it makes in the cache, named NAME-<hash of its contents>
+# (the build directory's key).
+fragment_over() {
+	local frag file
+	frag=$(awk 'NR == FNR { if (match($0, /CONFIG_[A-Za-z0-9_]+/)) over[substr($0, RSTART, RLENGTH)] = 1; next }
+		!(match($0, /CONFIG_[A-Za-z0-9_]+/) && substr($0, RSTART, RLENGTH) in over)' "$2" "$FRAGMENT"
+		cat "$2")
+	file=$CACHE/fragments/$1-$(printf '%s\n' "$frag" | sha256sum | cut -c1-12).config
+	if [ ! -f "$file" ]; then
+		mkdir -p "$CACHE/fragments"
+		printf '%s\n' "$frag" >"$file.tmp.$$"
+		mv -f "$file.tmp.$$" "$file"
+	fi
+	echo "$file"
+}
+
 # The kernel a stage works on. "series": patches/ and FRAGMENT, what every
 # suite tests. "museum" (BJK_VARIANT=museum; the boots of tests/boots whose
 # rows say kernel=museum): the series plus tests/museum/museum.patch, which
@@ -27,26 +44,30 @@ export BJK_ROOT CACHE
 VARIANT=$BJK_VARIANT
 case "$VARIANT" in
 series) ;;
-museum)
-	# FRAGMENT's lines but those museum.config sets, then museum.config;
-	# the file is named by its contents (the build directory's key).
-	_bjk_frag=$(awk 'NR == FNR { if (match($0, /CONFIG_[A-Za-z0-9_]+/)) over[substr($0, RSTART, RLENGTH)] = 1; next }
-		!(match($0, /CONFIG_[A-Za-z0-9_]+/) && substr($0, RSTART, RLENGTH) in over)' \
-		"$BJK_ROOT/tests/museum/museum.config" "$FRAGMENT"
-		cat "$BJK_ROOT/tests/museum/museum.config")
-	FRAGMENT=$CACHE/fragments/museum-$(printf '%s\n' "$_bjk_frag" | sha256sum | cut -c1-12).config
-	if [ ! -f "$FRAGMENT" ]; then
-		mkdir -p "$CACHE/fragments"
-		printf '%s\n' "$_bjk_frag" >"$FRAGMENT.tmp.$$"
-		mv -f "$FRAGMENT.tmp.$$" "$FRAGMENT"
-	fi
-	;;
+museum) FRAGMENT=$(fragment_over museum "$BJK_ROOT/tests/museum/museum.config") ;;
 *)
 	printf 'error: BJK_VARIANT=%s: want series or museum\n' "$VARIANT" >&2
 	exit 1
 	;;
 esac
 export BJK_VARIANT=$VARIANT
+
+# The configuration FRAGMENT goes onto. "project": allnoconfig, the small
+# kernel of every other run. "bpf-ci" (make test-bpf-ci): BPF CI's, the
+# tree's tools/testing/selftests/bpf/config, config.vm and config.x86_64
+# over Kconfig's defaults (kconfig below), with FRAGMENT and then
+# harness/config/bpf-ci.config (lockdep, PREEMPT, 5-level paging, KASLR)
+# over them; for either variant, a build of its own.
+KCONFIG=$BJK_KCONFIG
+case "$KCONFIG" in
+project) ;;
+bpf-ci) FRAGMENT=$(fragment_over bpf-ci "$BJK_ROOT/harness/config/bpf-ci.config") ;;
+*)
+	printf 'error: BJK_KCONFIG=%s: want project or bpf-ci\n' "$KCONFIG" >&2
+	exit 1
+	;;
+esac
+export BJK_KCONFIG=$KCONFIG
 
 # The tier: empty for make test (tests/boots), "full" for make test-full
 # (BJK_TIER=full: the boots of tests/boots-full, and the builds of
@@ -141,10 +162,25 @@ kbuild_env() {
 	export KBUILD_BUILD_USER=bpf-jit-kasan KBUILD_BUILD_HOST=bpf-jit-kasan
 }
 
-# kconfig TREE BUILD: FRAGMENT onto allnoconfig, then olddefconfig, in BUILD.
+# kconfig TREE BUILD: FRAGMENT onto allnoconfig, then olddefconfig, in
+# BUILD; for KCONFIG=bpf-ci, BPF CI's files (bpf_ci_configs) and FRAGMENT
+# onto Kconfig's defaults (merge_config.sh's alldefconfig: what olddefconfig
+# makes of their concatenation, as BPF CI's vmtest does).
 kconfig() {
-	(cd "$1" && scripts/kconfig/merge_config.sh -n -O "$2" "$FRAGMENT" &&
-		make O="$2" olddefconfig)
+	if [ "$KCONFIG" = bpf-ci ]; then
+		# shellcheck disable=SC2046 # one word a file
+		(cd "$1" && scripts/kconfig/merge_config.sh -O "$2" $(bpf_ci_configs "$1") "$FRAGMENT" &&
+			make O="$2" olddefconfig)
+	else
+		(cd "$1" && scripts/kconfig/merge_config.sh -n -O "$2" "$FRAGMENT" &&
+			make O="$2" olddefconfig)
+	fi
+}
+
+# bpf_ci_configs TREE: BPF CI's config files of the tree, in its order.
+bpf_ci_configs() {
+	local d=$1/tools/testing/selftests/bpf
+	echo "$d/config $d/config.vm $d/config.x86_64"
 }
 
 build_dir() {

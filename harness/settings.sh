@@ -31,6 +31,7 @@ setting BJK_CONFIG_FRAGMENT '$BJK_ROOT/harness/config/bpf-jit-kasan.config' 'the
 setting BJK_JOBS '$(nproc)' 'make -j of the kernel and userland builds'
 setting CCACHE_MAXSIZE '8G' "ccache's size limit (the cache's ccache/)"
 setting BJK_VARIANT 'series' 'the kernel a harness script works on: series, or museum (set by harness/test.sh for the museum'"'"'s boots; BJK_VARIANT=museum harness/prepare.sh makes that kernel alone)'
+setting BJK_KCONFIG 'project' "the configuration the config fragment goes onto: project (allnoconfig), or bpf-ci (make test-bpf-ci: BPF CI's config files over Kconfig's defaults, harness/config/bpf-ci.config over the fragment; a build of its own)"
 setting BJK_TIER '' 'full (make test-full): the boots of tests/boots-full, the builds of harness/parts whose tier is full, an image of its own (<build>-full.cpio.gz), no host-side tests'
 setting BJK_IMAGE_MODULES 'lib/test_bpf.ko' 'modules (relative to the build directory) put into the guest image'
 

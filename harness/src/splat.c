@@ -31,6 +31,10 @@ static const char *const patterns[] = {
 	"BUG:", "WARNING:", "Oops", "KASAN", "UBSAN", "soft lockup", "hard LOCKUP",
 	"self-detected stall", "detected stalls", "RCU stall", "Kernel panic",
 	"general protection fault", "Unable to handle",
+	/* lockdep's and the hung task detector's reports without a BUG: or
+	 * WARNING: line (the others of lockdep, PROVE_RCU and
+	 * DEBUG_ATOMIC_SLEEP have one) */
+	"INFO: trying to register non-static key", "blocked for more than",
 };
 
 enum block { NONE, KASAN_REPORT, OTHER };

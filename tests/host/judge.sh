@@ -26,7 +26,9 @@
 # differing from it (suite.baseline_differs); a console without a splat
 # (splat.clean), a KASAN report in its expect region (splat.expected_report),
 # a region that wanted two and saw one (splat.count_mismatch), a KASAN
-# report and a WARNING outside any region (splat.unexpected); the summary,
+# report and a WARNING outside any region (splat.unexpected), lockdep's
+# report of an uninitialized lock, which has no BUG: or WARNING: line
+# (splat.lockdep); the summary,
 # the one reader of verdicts, on a run that passes (summary.good), with a
 # verdict file more with a not ok case (summary.one_reader: its row, one
 # failure more, status 1) and with one its writer did not finish

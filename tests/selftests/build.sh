@@ -120,10 +120,19 @@ fi
 # Makefile does (CLANG_BPF_BUILD_RULE, the three "gen object" links, "gen
 # skeleton", -L for light skeletons), then the runner and the tests.
 list=$here/test_progs.list
+# The full tier: every file of prog_tests/; its list has only "-name # why"
+# and "!file # why" lines (what cannot be built, checked below).
+[ "$full" = 1 ] && list=$here/test_progs-full.list
+list_src=$list
+# "KCONFIG: line": the line counts only in a kernel of that configuration
+# (BJK_KCONFIG, harness/lib.sh: project or bpf-ci), for what one config
+# has and the other lacks. The rest of this script reads the list with
+# those lines resolved.
+kconfig=${BJK_KCONFIG:-project}
+case "$kconfig" in project | bpf-ci) ;; *) die "BJK_KCONFIG=$kconfig: want project or bpf-ci" ;; esac
+sed -E "s/^ *$kconfig: *//; /^ *(project|bpf-ci): /d" "$list_src" >"$work/${list_src##*/}.$kconfig"
+list=$work/${list_src##*/}.$kconfig
 if [ "$full" = 1 ]; then
-	# Every file of prog_tests/; the full tier's list has only "-name # why".
-	list=$here/test_progs-full.list
-	# Its "!file # why" lines: what cannot be built (checked below).
 	tests=$(cd "$st/prog_tests" && ls -- *.c | sed 's/\.c$//' | xargs)
 else
 	tests=$(sed 's/#.*//; /^ *[-!]/d' "$list" | xargs)
@@ -371,7 +380,7 @@ if ! fresh test_progs "$work/test_progs.list.built" "${srcs[@]}" "$st"/*.[ch] "$
 		echo "selftests: not built ($(wc -l <"$out/test_progs.unbuilt") test files):"
 		sed 's/^/  /' "$out/test_progs.unbuilt"
 		diff <(sed -n 's/#.*//; s/^ *!\([^ ]*\) *$/\1/p' "$list" | sort) <(cut -f1 "$out/test_progs.unbuilt") ||
-			die "the test files not built (above: >) differ from the '!' lines of $list (<)"
+			die "the test files not built (above: >) differ from the '!' lines of $list_src (<) for BJK_KCONFIG=$kconfig"
 	fi
 	# iters.c calls stack_mprotect(), which lives in prog_tests/test_lsm.c:
 	# without that file in the subset, take just that function from it.

@@ -1242,48 +1242,62 @@ void fz_generate(struct fz_prog *p, uint64_t *rng)
 
 /* ---- mutation ---- */
 
-/* insert @n instructions at @at (before it); their slots are left to the caller */
+/*
+ * Does @in name another instruction by its distance, index + 1 + rel_of():
+ * a jump (the JMP32 gotol's in imm), a bpf-to-bpf call or a callback's
+ * ld_imm64 (a subprogram's start, in imm)?
+ */
+static bool names_insn(const struct bpf_insn *in)
+{
+	uint8_t cls = BPF_CLASS(in->code);
+
+	if (fz_insn_names_subprog(in))
+		return true;
+	return (cls == BPF_JMP || cls == BPF_JMP32) && BPF_OP(in->code) != BPF_CALL &&
+	       BPF_OP(in->code) != BPF_EXIT;
+}
+
+static int32_t rel_of(const struct bpf_insn *in)
+{
+	return fz_insn_names_subprog(in) ? in->imm : fz_insn_jump_off(in);
+}
+
+static void set_rel(struct bpf_insn *in, int32_t rel)
+{
+	if (fz_insn_names_subprog(in))
+		in->imm = rel;
+	else
+		fz_insn_set_jump_off(in, rel);
+}
+
+/*
+ * Insert @n instructions at @at (before it); their slots are left to the
+ * caller. A jump from before @at to it lands on them; a jump back to @at
+ * from after it, and the calls of a subprogram that starts at @at, keep
+ * their instruction.
+ */
 bool fz_insert(struct fz_prog *p, uint32_t at, uint32_t n)
 {
+	uint32_t i;
+
 	if (p->len + n > FZ_MAX_INSNS || at > p->len)
 		return false;
 	memmove(&p->insns[at + n], &p->insns[at], (p->len - at) * sizeof(p->insns[0]));
 	p->len += n;
-	/* targets at or after @at move; the new slots are where @at was */
-	{
-		uint32_t i;
+	for (i = 0; i < p->len; i++) {
+		struct bpf_insn *in = &p->insns[i];
+		int src, tgt, moved;
 
-		for (i = 0; i < p->len; i++) {
-			struct bpf_insn *in = &p->insns[i];
-			uint8_t cls = BPF_CLASS(in->code);
-			int32_t *d;
-			int src, tgt;
-
-			if (i >= at && i < at + n)
-				continue;
-			src = i < at ? (int)i : (int)i - (int)n;	/* index before */
-			if (fz_insn_is_ld64(in) && in->src_reg == BPF_PSEUDO_FUNC) {
-				d = &in->imm;
-			} else if ((cls == BPF_JMP || cls == BPF_JMP32) && BPF_OP(in->code) == BPF_CALL) {
-				if (in->src_reg != BPF_PSEUDO_CALL)
-					continue;
-				d = &in->imm;
-			} else if ((cls == BPF_JMP || cls == BPF_JMP32) && BPF_OP(in->code) != BPF_EXIT) {
-				tgt = src + 1 + in->off;
-				if (src < (int)at && tgt > (int)at)
-					in->off += n;
-				else if (src >= (int)at && tgt < (int)at)
-					in->off -= n;
-				continue;
-			} else {
-				continue;
-			}
-			tgt = src + 1 + *d;
-			if (src < (int)at && tgt >= (int)at)
-				*d += n;
-			else if (src >= (int)at && tgt < (int)at)
-				*d -= n;
-		}
+		if ((i >= at && i < at + n) || !names_insn(in))
+			continue;
+		src = i < at ? (int)i : (int)i - (int)n;	/* index before */
+		tgt = src + 1 + rel_of(in);
+		moved = tgt > (int)at ||
+			(tgt == (int)at && (fz_insn_names_subprog(in) || src >= (int)at));
+		if (src < (int)at && moved)
+			set_rel(in, rel_of(in) + (int32_t)n);
+		else if (src >= (int)at && !moved)
+			set_rel(in, rel_of(in) - (int32_t)n);
 	}
 	return true;
 }
@@ -1297,33 +1311,14 @@ void fz_delete(struct fz_prog *p, uint32_t at, uint32_t n)
 		return;
 	for (i = 0; i < p->len; i++) {
 		struct bpf_insn *in = &p->insns[i];
-		uint8_t cls = BPF_CLASS(in->code);
-		int32_t *d = NULL;
-		int16_t *o = NULL;
-		int tgt, nt;
+		int tgt, nt, ni;
 
-		if (i >= at && i < at + n)
+		if ((i >= at && i < at + n) || !names_insn(in))
 			continue;
-		if (fz_insn_is_ld64(in) && in->src_reg == BPF_PSEUDO_FUNC)
-			d = &in->imm;
-		else if ((cls == BPF_JMP || cls == BPF_JMP32) && BPF_OP(in->code) == BPF_CALL &&
-			 in->src_reg == BPF_PSEUDO_CALL)
-			d = &in->imm;
-		else if ((cls == BPF_JMP || cls == BPF_JMP32) && BPF_OP(in->code) != BPF_EXIT &&
-			 BPF_OP(in->code) != BPF_CALL)
-			o = &in->off;
-		else
-			continue;
-		tgt = (int)i + 1 + (d ? *d : *o);
+		tgt = (int)i + 1 + rel_of(in);
 		nt = tgt >= (int)(at + n) ? tgt - (int)n : tgt > (int)at ? (int)at : tgt;
-		{
-			int ni = i >= at + n ? (int)i - (int)n : (int)i;
-
-			if (d)
-				*d = nt - ni - 1;
-			else
-				*o = nt - ni - 1;
-		}
+		ni = i >= at + n ? (int)i - (int)n : (int)i;
+		set_rel(in, nt - ni - 1);
 	}
 	memmove(&p->insns[at], &p->insns[at + n], (p->len - at - n) * sizeof(p->insns[0]));
 	p->len -= n;

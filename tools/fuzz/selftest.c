@@ -357,7 +357,8 @@ int main(int argc, char **argv)
 	 * then 4 and 5 deleted: each reference one step shorter per deleted
 	 * instruction it spans (cb 9 -> 7, f 5 -> 3, the jump 3 -> 1); then
 	 * one inserted at 4: one longer each; then the jump and the call
-	 * duplicated (fz_duplicate()).
+	 * duplicated (fz_duplicate()). Last a JMP32 gotol, whose distance is
+	 * its imm, over 2 deleted and 1 inserted: 3 -> 1 -> 2, off untouched.
 	 */
 	memset(&p, 0, sizeof(p));
 	p.type = BPF_PROG_TYPE_SOCKET_FILTER;
@@ -391,6 +392,21 @@ int main(int argc, char **argv)
 		snprintf(why, sizeof(why), "after duplicating the jump and the call: len %u, cb %d, "
 			 "f %d and %d, jump %d and %d (want 13, 10, 6 and 5, 3 and 2)", p.len,
 			 p.insns[0].imm, p.insns[2].imm, p.insns[3].imm, p.insns[4].off, p.insns[5].off);
+	}
+	/* a JMP32 gotol, whose distance is its imm, over what is deleted and inserted */
+	if (k) {
+		memset(&p, 0, sizeof(p));
+		p.insns[0] = (struct bpf_insn){ .code = BPF_JMP32 | BPF_JA, .imm = 3 };
+		for (k = 1; k <= 4; k++)
+			p.insns[k] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K, .imm = k };
+		p.insns[5] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
+		p.len = 6;
+		fz_delete(&p, 1, 2);
+		k = p.len == 4 && p.insns[0].imm == 1 && p.insns[0].off == 0;
+		if (k)
+			k = fz_insert(&p, 1, 1) && p.len == 5 && p.insns[0].imm == 2 && p.insns[0].off == 0;
+		snprintf(why, sizeof(why), "gotol after deleting 2 and inserting 1: len %u, imm %d, "
+			 "off %d (want 5, 2, 0)", p.len, p.insns[0].imm, p.insns[0].off);
 	}
 	result(k, "fuzz.retarget.keeps", NULL, why);
 

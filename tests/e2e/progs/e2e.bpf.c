@@ -188,7 +188,8 @@ int kind_ringbuf(void *ctx)
 	return 0;
 }
 
-struct node {
+/* not "node": vmlinux.h has a struct node when the kernel has NUMA */
+struct e2e_obj {
 	u64 a[8];
 };
 
@@ -198,7 +199,7 @@ __bjk_report(POISONED, read, 2, 18)
 __bjk_retval(0)
 int kind_obj_new(void *ctx)
 {
-	struct node *n = bpf_obj_new(struct node);
+	struct e2e_obj *n = bpf_obj_new(struct e2e_obj);
 
 	if (!n)
 		return -1;

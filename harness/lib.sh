@@ -127,13 +127,21 @@ source_version() {
 }
 
 # The series: patches/*.patch in order, without the cover letter.
-# The museum kernel: the series, then tests/museum/museum.patch.
+# The museum kernel: the series, then tests/museum/museum.patch. BPF CI's
+# configuration (KCONFIG=bpf-ci) then harness/config/bpf-ci-kasan-la57.patch:
+# a fix of 6.12.118, not of the series, without which its 5-level paging
+# makes KASAN report falsely at boot and hang (the patch says why). It
+# shares the tree: going from one configuration to the other re-applies
+# only that commit, and rebuilds only mm/kasan/.
 series_files() {
 	if [ -d "$PATCHES" ]; then
 		find "$PATCHES" -maxdepth 1 -name '*.patch' ! -name '0000-cover-letter.patch' | LC_ALL=C sort
 	fi
 	if [ "$VARIANT" = museum ]; then
 		echo "$BJK_ROOT/tests/museum/museum.patch"
+	fi
+	if [ "$KCONFIG" = bpf-ci ]; then
+		echo "$BJK_ROOT/harness/config/bpf-ci-kasan-la57.patch"
 	fi
 }
 

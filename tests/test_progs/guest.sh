@@ -11,7 +11,9 @@
 # bjk.progs_dir= (tests/boots-full): the full tier's build, /selftests-full.
 dir=$(bjk_param progs_dir /selftests)
 out=/tmp/test_progs.out
-limit=540
+# bjk.progs_limit=: seconds test_progs may run, under the boot's own
+# limit (harness/qemu.sh's 600 s; make test-bpf-ci's slower kernel gets more).
+limit=$(bjk_param progs_limit 540)
 
 for f in "$dir/test_progs" "$dir/bpf_testmod.ko"; do
 	if [ ! -f "$f" ]; then

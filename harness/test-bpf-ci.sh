@@ -28,9 +28,8 @@ wanted() {
 	return 1
 }
 
-# The kernel boots in about a minute under TCG (the project's in seconds)
-# and runs lockdep on every lock: each boot gets 1500 s (unless BJK_TIMEOUT
-# says), test_progs 1380 s of it.
+# The kernel runs lockdep on every lock and probes ACPI's devices: each
+# boot gets 1500 s (unless BJK_TIMEOUT says), test_progs 1380 s of it.
 export BJK_TIMEOUT=${BJK_TIMEOUT:-1500}
 export BJK_APPEND="${BJK_APPEND:+$BJK_APPEND }bjk.progs_limit=$((BJK_TIMEOUT - 120))"
 

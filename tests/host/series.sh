@@ -13,7 +13,9 @@ set -euo pipefail
 
 host_begin "$1" series 4
 
-mapfile -t patches < <(series_files)
+# patches/ alone, whatever kernel the run is for (not the museum's patch,
+# not the fix BPF CI's configuration carries: harness/lib.sh series_files)
+mapfile -t patches < <(VARIANT=series KCONFIG=project series_files)
 n=${#patches[@]}
 cover=$PATCHES/0000-cover-letter.patch
 

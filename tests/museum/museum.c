@@ -195,6 +195,7 @@ static int ringbuf_fd;
 static const char *mode;
 static int redzone;		/* bpf_map_redzone=, 0 without map redzones */
 static int array_size;		/* sizeof(struct bpf_array), from BTF */
+static bool head_rz;		/* it ends in its head redzone (BTF) */
 
 #define JIT_ENABLE	"/proc/sys/net/core/bpf_jit_enable"
 
@@ -572,7 +573,7 @@ static void head_case(const struct bug *b, int ctl, int target)
 	ok = run_case(b, ctl, target, &a, name, nr, &read);
 	result(ok, name, "%s: a write at value - 8 and a read at value - %#x (%s), then a "
 	       "read of map->ops at value - %d: %#llx; %d report(s) expected (%s)%s", b->cve,
-	       HEAD_REDZONE, array_size > VALUE_SIZE ? "the head redzone" : "the header",
+	       HEAD_REDZONE, head_rz ? "the head redzone" : "the header",
 	       array_size, (unsigned long long)read, nr, mode,
 	       ok ? "" : ": did not load or run");
 }
@@ -796,16 +797,31 @@ static void memory_lines(void)
 			memlock(m[i].type, m[i].size, m[i].n, m[i].flags));
 }
 
-/* The head row's read of map->ops needs the header's size. */
-static int bpf_array_size(void)
+/*
+ * The head row's read of map->ops needs the header's size, and whether its
+ * last HEAD_REDZONE bytes are the head redzone (a member head_redzone that
+ * ends where the values begin): both from BTF, since the header's size
+ * depends on the config (lockdep makes struct bpf_map larger).
+ */
+static int bpf_array_size(bool *rz)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
-	int id;
+	const struct btf_member *m;
+	const struct btf_type *t;
+	int id, sz, i;
 
+	*rz = false;
 	if (!btf)
 		return -1;
 	id = btf__find_by_name_kind(btf, "bpf_array", BTF_KIND_STRUCT);
-	return id < 0 ? -1 : (int)btf__resolve_size(btf, id);
+	if (id < 0)
+		return -1;
+	sz = (int)btf__resolve_size(btf, id);
+	t = btf__type_by_id(btf, id);
+	for (i = 0, m = btf_members(t); i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), "head_redzone"))
+			*rz = btf_member_bit_offset(t, i) / 8 + HEAD_REDZONE == (unsigned int)sz;
+	return sz;
 }
 
 int main(int argc, char **argv)
@@ -824,16 +840,15 @@ int main(int argc, char **argv)
 		n = NBUGS;
 	bjk_out("KTAP version 1");
 	bjk_out("1..%d", ((jit_mode() ? 6 : 5) + 2 * NMIS + !!strcmp(mode, "interp")) * n);
-	sz = bpf_array_size();
-	if (sz != VALUE_SIZE && sz != VALUE_SIZE + HEAD_REDZONE) {
-		bjk_out("# error: struct bpf_array is %d bytes in this kernel's BTF, the programs "
-		    "assume %d, or %d with its head redzone", sz, VALUE_SIZE,
-		    VALUE_SIZE + HEAD_REDZONE);
+	sz = bpf_array_size(&head_rz);
+	if (sz < 0) {
+		bjk_out("# error: no struct bpf_array in this kernel's BTF");
 		return 1;
 	}
 	array_size = sz;
 	redzone = map_redzone();
-	bjk_out("# map redzones: bpf_map_redzone=%d, struct bpf_array %d bytes", redzone, sz);
+	bjk_out("# map redzones: bpf_map_redzone=%d, struct bpf_array %d bytes, head redzone %s",
+		redzone, sz, head_rz ? "yes" : "no");
 	memory_lines();
 	ringbuf_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "m_ring", 0, 0, 4096, NULL);
 	if (ringbuf_fd < 0) {

@@ -156,6 +156,14 @@ static inline bool fz_insn_is_map(const struct bpf_insn *insn)
 	       (insn->src_reg == BPF_PSEUDO_MAP_FD || insn->src_reg == BPF_PSEUDO_MAP_VALUE);
 }
 
+/* A jump: a JMP or JMP32 instruction but call and exit. */
+static inline bool fz_insn_is_jump(const struct bpf_insn *insn)
+{
+	uint8_t cls = BPF_CLASS(insn->code), op = BPF_OP(insn->code);
+
+	return (cls == BPF_JMP || cls == BPF_JMP32) && op != BPF_CALL && op != BPF_EXIT;
+}
+
 /*
  * A jump's offset, read and written: in imm for the JMP32 form of ja
  * (gotol), else in off.

@@ -1249,12 +1249,7 @@ void fz_generate(struct fz_prog *p, uint64_t *rng)
  */
 static bool names_insn(const struct bpf_insn *in)
 {
-	uint8_t cls = BPF_CLASS(in->code);
-
-	if (fz_insn_names_subprog(in))
-		return true;
-	return (cls == BPF_JMP || cls == BPF_JMP32) && BPF_OP(in->code) != BPF_CALL &&
-	       BPF_OP(in->code) != BPF_EXIT;
+	return fz_insn_names_subprog(in) || fz_insn_is_jump(in);
 }
 
 static int32_t rel_of(const struct bpf_insn *in)
@@ -1333,11 +1328,8 @@ bool fz_duplicate(struct fz_prog *p, uint32_t at)
 	c = &p->insns[at];
 	*c = p->insns[at + 1];
 	/* the copy, one before, reaches the same target */
-	if (fz_insn_names_subprog(c))
-		c->imm++;
-	else if ((BPF_CLASS(c->code) == BPF_JMP || BPF_CLASS(c->code) == BPF_JMP32) &&
-		 BPF_OP(c->code) != BPF_CALL && BPF_OP(c->code) != BPF_EXIT)
-		fz_insn_set_jump_off(c, fz_insn_jump_off(c) + 1);
+	if (names_insn(c))
+		set_rel(c, rel_of(c) + 1);
 	return true;
 }
 

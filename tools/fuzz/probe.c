@@ -61,13 +61,6 @@ uint32_t fz_main_end(const struct fz_prog *p)
 	return end;
 }
 
-static bool is_jump(const struct bpf_insn *in)
-{
-	uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
-
-	return (cls == BPF_JMP || cls == BPF_JMP32) && op != BPF_CALL && op != BPF_EXIT;
-}
-
 /* the subprogram starts of @p after its main function, ascending; their number */
 static uint32_t subprog_starts(const struct fz_prog *p, uint32_t end, uint32_t *start)
 {
@@ -137,7 +130,7 @@ bool fz_prefix(const struct fz_prog *p, uint32_t at, const struct bpf_insn *tail
 	for (i = 0; i <= at; i++) {
 		int64_t t = (int64_t)i + 1 + fz_insn_jump_off(&p->insns[i]);
 
-		if (is_jump(&p->insns[i]) && t > at)
+		if (fz_insn_is_jump(&p->insns[i]) && t > at)
 			need_stub = true;
 	}
 	stub = at + 1 + n;
@@ -176,7 +169,7 @@ bool fz_prefix(const struct fz_prog *p, uint32_t at, const struct bpf_insn *tail
 			t = (int64_t)i + 1 + in->imm;
 			if (t >= 0 && t < p->len && to[t] >= 0)
 				in->imm = to[t] - to[i] - 1;
-		} else if (is_jump(in) && i <= at) {
+		} else if (fz_insn_is_jump(in) && i <= at) {
 			t = (int64_t)i + 1 + fz_insn_jump_off(in);
 			if (t > at)
 				fz_insn_set_jump_off(in, (int32_t)(stub - i - 1));
@@ -431,7 +424,7 @@ static bool insert_unseen(struct fz_prog *p, uint32_t at, uint32_t n, int64_t ke
 	for (i = 0; i < p->len; i++) {
 		struct bpf_insn *x = &p->insns[i];
 
-		if ((i >= at && i < at + n) || i == keep || !is_jump(x) ||
+		if ((i >= at && i < at + n) || i == keep || !fz_insn_is_jump(x) ||
 		    (int64_t)i + 1 + fz_insn_jump_off(x) != at)
 			continue;
 		fz_insn_set_jump_off(x, fz_insn_jump_off(x) + n);
@@ -458,7 +451,7 @@ static int recorded_regs(const struct fz_prog *p, const bool *target, uint32_t i
 	if (r < 0)
 		return 0;
 	regs[n++] = r;
-	if (!is_jump(x))
+	if (!fz_insn_is_jump(x))
 		return n;
 	if (BPF_SRC(x->code) == BPF_X && x->src_reg < BPF_REG_10 && x->src_reg != r &&
 	    n < FZ_LINKED_MAX)
@@ -518,7 +511,7 @@ int fz_embed(const struct fz_prog *p, struct fz_prog *out, struct fz_slot *slot)
 	for (i = 0; i < p->len; i++) {
 		int64_t to = (int64_t)i + 1 + fz_insn_jump_off(&p->insns[i]);
 
-		if (is_jump(&p->insns[i]) && to >= 0 && to <= (int64_t)p->len)
+		if (fz_insn_is_jump(&p->insns[i]) && to >= 0 && to <= (int64_t)p->len)
 			target[to] = true;
 	}
 	*out = *p;

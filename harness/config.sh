@@ -34,6 +34,11 @@ if ! kconfig "$tree" "$build" >"$log" 2>&1; then
 	die "kernel configuration failed; full log: $log"
 fi
 
+# have SYM: SYM's line in .config, set or not, or "absent".
+have() {
+	grep -E "^(# )?$1[= ]" "$build/.config" || echo 'absent'
+}
+
 # Every "CONFIG_X=v" line must be in .config as is; every
 # "# CONFIG_X is not set" must not be set.
 missing=()
@@ -56,7 +61,7 @@ while read -r line; do
 		note "config: note: $sym is not defined by this tree (series not applied yet?), not checked"
 		continue
 	fi
-	missing+=("$line (have: $(grep -E "^(# )?${sym}[= ]" "$build/.config" || echo 'absent'))")
+	missing+=("$line (have: $(have "$sym"))")
 done <"$FRAGMENT"
 
 if [ "${#missing[@]}" -gt 0 ]; then
@@ -74,7 +79,7 @@ if [ "$KCONFIG" = bpf-ci ]; then
 	grep -hE '^CONFIG_[A-Za-z0-9_]+=' $(bpf_ci_configs "$tree") | LC_ALL=C sort -u |
 		while read -r line; do
 			grep -qxF -- "$line" "$build/.config" ||
-				echo "$line (have: $(grep -E "^(# )?${line%%=*}[= ]" "$build/.config" || echo 'absent'))"
+				echo "$line (have: $(have "${line%%=*}"))"
 		done >"$unmet"
 	note "config: $(wc -l <"$unmet") of BPF CI's lines not in .config (Kconfig says why), listed in $unmet"
 fi

@@ -175,14 +175,12 @@ kbuild_env() {
 # onto Kconfig's defaults (merge_config.sh's alldefconfig: what olddefconfig
 # makes of their concatenation, as BPF CI's vmtest does).
 kconfig() {
-	if [ "$KCONFIG" = bpf-ci ]; then
-		# shellcheck disable=SC2046 # one word a file
-		(cd "$1" && scripts/kconfig/merge_config.sh -O "$2" $(bpf_ci_configs "$1") "$FRAGMENT" &&
-			make O="$2" olddefconfig)
-	else
-		(cd "$1" && scripts/kconfig/merge_config.sh -n -O "$2" "$FRAGMENT" &&
-			make O="$2" olddefconfig)
-	fi
+	local base=(-n)
+
+	# shellcheck disable=SC2207 # one word a file
+	[ "$KCONFIG" = bpf-ci ] && base=($(bpf_ci_configs "$1"))
+	(cd "$1" && scripts/kconfig/merge_config.sh -O "$2" "${base[@]}" "$FRAGMENT" &&
+		make O="$2" olddefconfig)
 }
 
 # bpf_ci_configs TREE: BPF CI's config files of the tree, in its order.

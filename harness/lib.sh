@@ -134,14 +134,19 @@ source_version() {
 # them). They share the tree: going from one configuration to the other
 # re-applies only those commits, and rebuilds only the files they touch.
 series_files() {
-	if [ -d "$PATCHES" ]; then
-		find "$PATCHES" -maxdepth 1 -name '*.patch' ! -name '0000-cover-letter.patch' | LC_ALL=C sort
-	fi
+	series_patches
 	if [ "$VARIANT" = museum ]; then
 		echo "$BJK_ROOT/tests/museum/museum.patch"
 	fi
 	if [ "$KCONFIG" = bpf-ci ]; then
 		find "$BJK_ROOT/harness/config" -maxdepth 1 -name 'bpf-ci-*.patch' | LC_ALL=C sort
+	fi
+}
+
+# series_patches: patches/ alone, in order, without the cover letter.
+series_patches() {
+	if [ -d "$PATCHES" ]; then
+		find "$PATCHES" -maxdepth 1 -name '*.patch' ! -name '0000-cover-letter.patch' | LC_ALL=C sort
 	fi
 }
 

@@ -14,8 +14,8 @@ set -euo pipefail
 host_begin "$1" series 4
 
 # patches/ alone, whatever kernel the run is for (not the museum's patch,
-# not the fix BPF CI's configuration carries: harness/lib.sh series_files)
-mapfile -t patches < <(VARIANT=series KCONFIG=project series_files)
+# not the fixes BPF CI's configuration carries)
+mapfile -t patches < <(series_patches)
 n=${#patches[@]}
 cover=$PATCHES/0000-cover-letter.patch
 

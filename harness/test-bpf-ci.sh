@@ -35,6 +35,8 @@ export BJK_APPEND="${BJK_APPEND:+$BJK_APPEND }bjk.progs_limit=$((BJK_TIMEOUT - 1
 
 t0=$(now)
 passed=0 failed=0 skipped=0
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
 for tier in '' full; do
 	label=${tier:-test}
 	if ! wanted "$tier"; then
@@ -42,11 +44,9 @@ for tier in '' full; do
 		continue
 	fi
 	note "bpf-ci: make $label's boots on BPF CI's kernel"
-	out=$(mktemp)
 	rc=0
 	BJK_TIER=$tier "$BJK_ROOT/harness/test.sh" 2>&1 | tee "$out" || rc=$?
 	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1 || true)
-	rm -f "$out"
 	if [ -z "$line" ]; then
 		printf 'error: bpf-ci: make %s ended without its closing line (status %s)\n' "$label" "$rc" >&2
 		failed=$((failed + 1))

@@ -70,6 +70,7 @@ find_bug() {
 		! grep -q 'BPF_PROG_TEST_RUN' "$d/repro.c" || [ ! -s "$d/prog" ]; then
 		echo "not ok $case # $(basename "$d"): not the bug's kind, or not whole (reproduces, prog, repro.c)"
 		notes "$d/info"
+		notes "$d/prog"
 	elif [ "$kind" = kasan- ] && ! grep -q '^origin belief probe after insn [0-9]*: r[0-9] was ' "$d/info"; then
 		echo "not ok $case # $(basename "$d"): not found by the belief probe (no origin line)"
 		notes "$d/info"

@@ -561,6 +561,9 @@ struct verdict {
 	int twin_reports;	/* the interpreted twin's, in ___bpf_prog_run */
 	char twin_title[256];	/* the first of those */
 	char twin_key[96];
+	int load_err;		/* the load's errno (0: the verifier took it) */
+	int run_err;		/* BPF_PROG_TEST_RUN's errno */
+	uint32_t retval;	/* the JITed run's R0 */
 };
 
 /* a splat's first line: what the kernel prints when something is wrong */
@@ -1100,6 +1103,7 @@ static int execute(const struct fz_prog *p, struct verdict *v, bool kcov, int *f
 	st.t_cov += t1 - t0;
 	st.progs++;
 	if (fd < 0) {
+		v->load_err = errno;
 		read_kmsg(v, true, false);
 		if (opt.why && kcov && st.progs % 16 == 0)
 			why_refused(p);
@@ -1110,6 +1114,9 @@ static int execute(const struct fz_prog *p, struct verdict *v, bool kcov, int *f
 		current_write(run_fd, p, run_path);
 	if (prog_run(fd, p, &ret_jit) == 0)
 		st.runs++;
+	else
+		v->run_err = errno;
+	v->retval = ret_jit;
 	close(fd);
 	read_kmsg(v, true, false);
 	t0 = now();
@@ -1350,17 +1357,35 @@ static bool ld64_second(const struct fz_prog *p, uint32_t i)
 	return i && fz_insn_is_ld64(&p->insns[i - 1]);
 }
 
-/* the same finding again? (run a few times: a report may depend on layout) */
-static bool reproduces(const struct fz_prog *p, const char *key)
+/*
+ * The same finding again, every time of a few: a program whose finding
+ * comes and goes (it reads what the kernel left on the stack, or where a
+ * neighbour object lies) would make a reproducer that does not reproduce.
+ * @v: the last run's verdict.
+ */
+static bool reproduces(const struct fz_prog *p, const char *key, struct verdict *v)
 {
-	struct verdict v;
 	int k;
 
 	for (k = 0; k < 2; k++) {
-		execute(p, &v, false, NULL);
-		if (!strcmp(v.key, key))
-			return true;
+		execute(p, v, false, NULL);
+		if (strcmp(v->key, key))
+			return false;
 	}
+	return true;
+}
+
+/*
+ * Does deleting @n instructions at @i drop a store to the stack? Such a
+ * deletion is not tried: the finding may stay (the slot held a fitting
+ * value the kernel left there, which privileged programs may read) and
+ * then depends on the kernel's stack.
+ */
+static bool drops_stack_store(const struct fz_prog *p, uint32_t i, uint32_t n)
+{
+	for (; n; i++, n--)
+		if (fz_insn_is_stack_store(&p->insns[i]))
+			return true;
 	return false;
 }
 
@@ -1368,6 +1393,7 @@ static bool reproduces(const struct fz_prog *p, const char *key)
 static void minimize(struct fz_prog *p, const char *key, double budget)
 {
 	static struct fz_prog t;
+	struct verdict v;
 	double t0 = now();
 	uint32_t chunk, i;
 
@@ -1383,13 +1409,13 @@ static void minimize(struct fz_prog *p, const char *key, double budget)
 				n = p->len - i;
 			if (i + n < p->len && ld64_second(p, i + n))
 				n++;
-			if (i < keep_to && i + n > keep_from) {
+			if ((i < keep_to && i + n > keep_from) || drops_stack_store(p, i, n)) {
 				i += n;
 				continue;
 			}
 			t = *p;
 			fz_delete(&t, i, n);
-			if (t.len && reproduces(&t, key)) {
+			if (t.len && reproduces(&t, key, &v)) {
 				*p = t;
 				if (i < keep_from) {
 					keep_from -= n;
@@ -1403,7 +1429,7 @@ static void minimize(struct fz_prog *p, const char *key, double budget)
 	/* the packet: shorter where it changes nothing */
 	t = *p;
 	t.data_len = 64;
-	if (p->data_len > 64 && reproduces(&t, key))
+	if (p->data_len > 64 && reproduces(&t, key, &v))
 		*p = t;
 }
 
@@ -1422,10 +1448,11 @@ static void finding(struct fz_prog *orig, struct verdict *v)
 {
 	static char vlog[1 << 22], excerpt[CONSOLE_MAX];
 	static struct fz_prog p;
-	char dir[4096], tmp[4096], path[8192], info[4096];
+	char dir[4096], tmp[4096], path[8192], info[4096], again_note[512];
 	double t_found = now() - t_start;
 	uint64_t progs = st.progs;
 	struct verdict again;
+	bool reproduced;
 	FILE *f;
 	int i, fd;
 
@@ -1442,7 +1469,7 @@ static void finding(struct fz_prog *orig, struct verdict *v)
 		return;		/* an earlier run of this campaign has it */
 	p = *orig;
 	minimize(&p, v->key, 60);
-	execute(&p, &again, false, NULL);
+	reproduced = reproduces(&p, v->key, &again);
 	memcpy(excerpt, console, console_len + 1);
 	fd = prog_load(&p, opt.interp, vlog, sizeof(vlog), 2);
 	if (fd >= 0)
@@ -1457,12 +1484,22 @@ static void finding(struct fz_prog *orig, struct verdict *v)
 		die("writing %s: %s", path, strerror(errno));
 	write_text(tmp, "console.txt", excerpt);
 	write_text(tmp, "verifier.log", vlog);
+	/* not again: what the last run did instead, for whoever looks into it */
+	if (reproduced)
+		snprintf(again_note, sizeof(again_note), "yes");
+	else if (again.load_err)
+		snprintf(again_note, sizeof(again_note), "no (run again: the load failed: %s)",
+			 strerror(again.load_err));
+	else
+		snprintf(again_note, sizeof(again_note), "no (run again: %s %s, R0 %#x, %d reports%s%s)",
+			 again.run_err ? "BPF_PROG_TEST_RUN failed:" : "ran",
+			 again.run_err ? strerror(again.run_err) : "to its exit", again.retval,
+			 again.reports, again.key[0] ? ", found " : "", again.key);
 	snprintf(info, sizeof(info),
 		 "key %s\ntitle %s\nreports %d\nmode %s\nbits %#x\nprograms %llu\nseconds %.1f\n"
 		 "insns %u (minimized from %u)\ncpus %d\nreproduces %s\n%s%s%s",
 		 v->key, v->title, again.reports, opt.interp ? "interp" : opt.mode, opt.bits,
-		 (unsigned long long)progs, t_found, p.len, orig->len, ncpus,
-		 strcmp(again.key, v->key) ? "no" : "yes",
+		 (unsigned long long)progs, t_found, p.len, orig->len, ncpus, again_note,
 		 probe_note[0] ? "origin " : "", probe_note, probe_note[0] ? "\n" : "");
 	write_text(tmp, "info", info);
 	snprintf(path, sizeof(path), "%s/repro.c", tmp);

@@ -156,6 +156,14 @@ static inline bool fz_insn_is_map(const struct bpf_insn *insn)
 	       (insn->src_reg == BPF_PSEUDO_MAP_FD || insn->src_reg == BPF_PSEUDO_MAP_VALUE);
 }
 
+/* A store, plain or atomic, through the frame pointer: *(r10 + off) = ... */
+static inline bool fz_insn_is_stack_store(const struct bpf_insn *insn)
+{
+	uint8_t cls = BPF_CLASS(insn->code);
+
+	return (cls == BPF_ST || cls == BPF_STX) && insn->dst_reg == BPF_REG_10;
+}
+
 /* A jump: a JMP or JMP32 instruction but call and exit. */
 static inline bool fz_insn_is_jump(const struct bpf_insn *insn)
 {

@@ -393,7 +393,9 @@ if ! fresh test_progs "$work/test_progs.list.built" "${srcs[@]}" "$st"/*.[ch] "$
 		run "$ow/stack_mprotect.log" gcc -O1 -Wall -c "$ow/stack_mprotect.c" -o "$ow/stack_mprotect.o"
 	fi
 	run "$work/test_progs.log" gcc -static -o "$out/test_progs.tmp" "$ow"/*.o "${ulibs[@]}"
-	strip "$out/test_progs.tmp"
+	# the symbol table stays: uprobe tests attach by the name of a function
+	# of test_progs itself ('trigger_func2' in /proc/self/exe)
+	strip --strip-debug "$out/test_progs.tmp"
 	mv -f "$out/test_progs.tmp" "$out/test_progs"
 	rm -f "$out"/*.bpf.o
 	while read -r p; do cp "$pw/$p.bpf.o" "$out/"; done <"$pw/obj.list"

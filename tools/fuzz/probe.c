@@ -395,11 +395,10 @@ static int stack_used(const struct fz_prog *p, uint32_t end)
 
 	for (i = 0; i < end; i++) {
 		const struct bpf_insn *x = &p->insns[i];
-		uint8_t cls = BPF_CLASS(x->code);
 
 		o = 0;
-		if ((cls == BPF_LDX && x->src_reg == BPF_REG_10) ||
-		    ((cls == BPF_ST || cls == BPF_STX) && x->dst_reg == BPF_REG_10))
+		if ((BPF_CLASS(x->code) == BPF_LDX && x->src_reg == BPF_REG_10) ||
+		    fz_insn_is_stack_store(x))
 			o = -x->off;
 		else if (x->code == (BPF_ALU64 | BPF_ADD | BPF_K) && x->imm < 0 && x->imm >= -512)
 			o = -x->imm;	/* maybe a stack pointer moved down */

@@ -13,6 +13,11 @@ set -euo pipefail
 tree=$(tree_dir)
 build=$(build_dir)
 userland=$(userland_dir)
+# One run at a time builds a kernel's suites (modules against its build
+# directory, shared work directories): a second waits, then finds them
+# built.
+exec 8>"$build.suites.lock"
+flock 8
 while read -r s b; do
 	out=$(suite_out "$s")
 	mkdir -p "$out"

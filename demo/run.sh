@@ -29,7 +29,10 @@ make run: what it showed ($(since "$t0") in all):
   - the JIT's check caught the read: "BUG: KASAN: slab-use-after-free in
     bpf_prog_<tag>_demo_uaf", with where the object was allocated and freed,
     and the kernel named the program, the BPF instruction and the C source
-    line (the report's "BPF" lines: demo/demo.bpf.c:$line, from its BTF);
+    line (the report's "BPF" lines: demo/demo.bpf.c:$line, from its BTF),
+    and what the verifier had proved of the access ("BPF belief": the
+    pointer's type, its object's size, the offset; the verifier was right,
+    the memory went wrong);
   - bjk-decode, under which tools/vm runs the command, read the same from
     those lines (for consoles of kernels without them it decodes a snapshot
     of the loaded program instead).

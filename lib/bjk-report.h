@@ -87,12 +87,14 @@ struct bjk_report {
 	 *   BPF program: <name>, id <id>, tag <tag>, type <type>[, attached to <f>]
 	 *   BPF insn: <index>[ (blinded)] in <function>: <disassembly>
 	 *   BPF source: <file>:<line>:<col>: <text> | none, ...
+	 *   BPF belief: <read|write> of <size> through r<N> = <type>... | none, ...
 	 */
 	char prog[64];		/* "" without the line */
 	long insn;		/* -1 without the line */
 	bool insn_blinded;	/* "(blinded)" after the index: the JITed copy's */
 	char insn_text[160];	/* "<function>: <disassembly>" */
 	char source[256];	/* what follows "BPF source: " */
+	char belief[256];	/* what follows "BPF belief: " */
 	bool open;		/* between its first line and its closing rule */
 	bool complete;		/* its closing rule seen */
 };
@@ -177,6 +179,10 @@ static inline enum bjk_report_line bjk_report_parse(const char *msg, struct bjk_
 		snprintf(r->source, sizeof(r->source), "%s", msg + 12);
 		return BJK_REPORT_LINE;
 	}
+	if (!r->belief[0] && !strncmp(msg, "BPF belief: ", 12)) {
+		snprintf(r->belief, sizeof(r->belief), "%s", msg + 12);
+		return BJK_REPORT_LINE;
+	}
 	if (!r->where[0] && !strncmp(msg, "The buggy address is located ", 29)) {
 		snprintf(r->where, sizeof(r->where), "%s", msg + 29);
 		r->where_next = true;
@@ -187,6 +193,47 @@ static inline enum bjk_report_line bjk_report_parse(const char *msg, struct bjk_
 	else if (strstr(msg, "Freed by task"))
 		r->freed = true;
 	return BJK_REPORT_LINE;
+}
+
+/*
+ * What the verifier believed of a report's access, from its "BPF belief:"
+ * line: "read of 8 through r2 = map_value of map 5 (48 bytes) at [0, 40]",
+ * the offsets of the access's first byte in the object that every state
+ * the verifier explored proved.
+ */
+struct bjk_belief {
+	bool write;
+	int size;		/* the access's bytes */
+	int reg;		/* its base register */
+	char type[32];		/* as the verifier log names it: map_value, fp, ... */
+	long id;		/* the map ("of map N") or the frame; -1: none */
+	long obj;		/* the object's size ("(N bytes)"); -1: not known */
+	long min, max;
+};
+
+/* Parse @s, what follows "BPF belief: ", into *@b: false if it has none. */
+static inline bool bjk_belief_parse(const char *s, struct bjk_belief *b)
+{
+	char rw[8];
+	const char *p;
+	int n = 0;
+
+	memset(b, 0, sizeof(*b));
+	b->id = b->obj = -1;
+	if (sscanf(s, "%7s of %d through r%d = %31[^ ]%n", rw, &b->size, &b->reg, b->type,
+		   &n) != 4 || !n)
+		return false;
+	if (strcmp(rw, "read") && strcmp(rw, "write"))
+		return false;
+	b->write = rw[0] == 'w';
+	s += n;
+	if (sscanf(s, " of map %ld", &b->id) != 1)
+		sscanf(s, " of frame %ld", &b->id);
+	p = strstr(s, " (");
+	if (p)
+		sscanf(p, " (%ld bytes", &b->obj);
+	p = strstr(s, " at [");
+	return p && sscanf(p, " at [%ld, %ld]", &b->min, &b->max) == 2;
 }
 
 /*

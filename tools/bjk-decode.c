@@ -795,6 +795,9 @@ static void print_kernel(FILE *o, const struct bjk_report *r, const struct decod
 	else
 		fprintf(o, "  source   %s\n", r->source[0] ? r->source : "(no BPF source line)");
 	fprintf(o, "  insn     %d%s in %s\n", d->insn, d->blinded ? " (blinded)" : "", r->insn_text);
+	/* what the verifier proved, beside the address KASAN says was hit */
+	if (r->belief[0])
+		fprintf(o, "  belief   %s\n", r->belief);
 	fprintf(o, "  note     as the kernel printed it (its BPF program/insn/source lines)%s\n",
 		d->blinded ? "; the index is the blinded copy's (bpf_jit_harden), not the xlated dump's" : "");
 }

@@ -9,7 +9,7 @@
  * One row a line, fields separated by tabs, in the console's order:
  *
  *   begin  REGION WANT           an expect region opens (WANT: its count, * any)
- *   report REGION K BUG FUNC ACCESS ADDR WHERE INSN TEXT SOURCE
+ *   report REGION K BUG FUNC ACCESS ADDR WHERE INSN TEXT SOURCE BELIEF
  *                                the K-th report (from 1) of REGION ("-":
  *                                none open), when its closing rule comes or
  *                                the console ends: bug type, the function
@@ -23,7 +23,8 @@
  *                                with the series' report lines says of a
  *                                BPF program's access: the insn's index,
  *                                "<function>: <disassembly>", the source
- *                                line ("-" each without them)
+ *                                line, what the verifier believed of the
+ *                                access ("-" each without them)
  *   end    REGION COUNT          the region closes with COUNT reports
  *   line   MESSAGE               a message starting with one of the
  *                                PREFIXes, printk time dropped: the lines
@@ -58,7 +59,8 @@ static void print_report(const struct open_report *o)
 		printf("%ld\t%s\t", r->insn, r->insn_text[0] ? r->insn_text : "-");
 	else
 		printf("-\t-\t");
-	printf("%s\n", r->source[0] ? r->source : "-");
+	printf("%s\t", r->source[0] ? r->source : "-");
+	printf("%s\n", r->belief[0] ? r->belief : "-");
 }
 
 int main(int argc, char **argv)

@@ -500,6 +500,29 @@ void arm(struct tcase *t)
 	t->armed = true;
 }
 
+/* Report @n's "BPF belief:" line, of the access @e the case expects. */
+static void report_belief(struct tcase *t, int n, const struct bjk_report *g,
+			  const struct expect *e)
+{
+	const char *base = strstr(g->insn_text, " *)(r");
+	struct bjk_belief b;
+	int reg;
+
+	if (!bjk_belief_parse(g->belief, &b)) {
+		fail(t, "report %d: BPF belief '%s', not a belief of an access", n, g->belief);
+		return;
+	}
+	if (b.write != e->write || b.size != e->size)
+		fail(t, "report %d: BPF belief '%s' is not of a %s", n, g->belief,
+		     kind_name(e->write, e->size));
+	if (!base || sscanf(base, " *)(r%d", &reg) != 1 || reg != b.reg)
+		fail(t, "report %d: BPF belief through r%d, the insn '%s' accesses through another",
+		     n, b.reg, g->insn_text);
+	if (b.min > b.max || (b.obj >= 0 && (b.min < 0 || b.max + b.size > b.obj)))
+		fail(t, "report %d: BPF belief '%s', offsets a correct verifier does not prove", n,
+		     g->belief);
+}
+
 /*
  * The lines the kernel adds to report @n of program @a (its BPF insn, line
  * and program): the insn the JIT's table has for the check that reported
@@ -508,7 +531,10 @@ void arm(struct tcase *t)
  * its disassembly, and a source line from the program's line info, which
  * every program built from C has: the line of the access, whose comment in
  * progs/e2e.bpf.c names it ("Read 8 at +16"); "not known" for a blinded
- * program with subprograms, whose line info blinding moves.
+ * program with subprograms, whose line info blinding moves. And what the
+ * verifier believed: the access (direction, size, base register of the
+ * disassembly) through a pointer it proved inside its object, if it knew the
+ * object's size: no case here has a verifier bug, the memory is wrong.
  */
 static void report_lines(struct tcase *t, int n, const struct bjk_report *g,
 			 const struct audit *a, const struct expect *e, int insn)
@@ -550,6 +576,7 @@ static void report_lines(struct tcase *t, int n, const struct bjk_report *g,
 			fail(t, "report %d: BPF source '%s', not a line of the program naming \"%s\"",
 			     n, g->source, want);
 	}
+	report_belief(t, n, g, e);
 }
 
 /* After the run: read the reports, close the region, judge, print. */

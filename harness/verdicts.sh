@@ -106,21 +106,3 @@ post_verdict() {
 	n=$(find "$1/post" -maxdepth 1 -name "$2.*.ktap" | wc -l)
 	verdict_one "$1/post/$2.$(printf '%03d' "$n").ktap" "$2" "$3" "$4" 0.0 "$5"
 }
-
-# Checks across boots read a report's "BPF belief:" line (bjk-facts' last
-# field) with this. belief_fits BELIEF TYPE|ACCESS|WHERE: the belief is of
-# the report's access ("Read 8" = "read of 8"), and where it knows the
-# object's size, its offsets [min, max] keep the access inside it: what a
-# verifier, right or wrong, proved of an access that KASAN then caught.
-belief_fits() {
-	awk -v bel="$1" -v rep="$2" 'BEGIN {
-		split(rep, r, "|"); split(r[2], a, " ")
-		if (split(bel, w, " ") < 7 || tolower(a[1]) != w[1] || a[2] != w[3]) exit 1
-		if (!match(bel, / at \[-?[0-9]+, -?[0-9]+\]/)) exit 1
-		split(substr(bel, RSTART + 5, RLENGTH - 6), m, ", ")
-		if (m[1] > m[2]) exit 1
-		if (!match(bel, /\(([0-9]+) bytes/)) exit 0
-		obj = substr(bel, RSTART + 1) + 0
-		exit !(m[1] >= 0 && m[2] + w[3] <= obj)
-	}'
-}

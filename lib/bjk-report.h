@@ -237,6 +237,18 @@ static inline bool bjk_belief_parse(const char *s, struct bjk_belief *b)
 }
 
 /*
+ * Whether belief *@b is of an access of @size bytes that writes if @write
+ * does, with offsets in order that, where it knows the object's size, keep
+ * the access inside it: what a verifier, right or wrong, proves of an
+ * access it accepts and KASAN then catches.
+ */
+static inline bool bjk_belief_fits(const struct bjk_belief *b, bool write, int size)
+{
+	return b->write == write && b->size == size && b->min <= b->max &&
+	       (b->obj < 0 || (b->min >= 0 && b->max + b->size <= b->obj));
+}
+
+/*
  * Expect regions: a test that makes KASAN reports prints
  *   BJK-EXPECT-BEGIN <case> <count>	before them
  *   BJK-EXPECT-END <case>		after them

@@ -9,7 +9,7 @@
  * One row a line, fields separated by tabs, in the console's order:
  *
  *   begin  REGION WANT           an expect region opens (WANT: its count, * any)
- *   report REGION K BUG FUNC ACCESS ADDR WHERE INSN TEXT SOURCE BELIEF
+ *   report REGION K BUG FUNC ACCESS ADDR WHERE INSN TEXT SOURCE BELIEF FITS
  *                                the K-th report (from 1) of REGION ("-":
  *                                none open), when its closing rule comes or
  *                                the console ends: bug type, the function
@@ -24,7 +24,11 @@
  *                                BPF program's access: the insn's index,
  *                                "<function>: <disassembly>", the source
  *                                line, what the verifier believed of the
- *                                access ("-" each without them)
+ *                                access ("-" each without them), and
+ *                                whether that belief fits the report's
+ *                                access (bjk_belief_fits(): "fits" or
+ *                                "unfit"; "-" without the belief line);
+ *                                a tab inside a field is a space
  *   end    REGION COUNT          the region closes with COUNT reports
  *   line   MESSAGE               a message starting with one of the
  *                                PREFIXes, printk time dropped: the lines
@@ -44,23 +48,45 @@ struct open_report {
 	long k;
 };
 
+/*
+ * A text field and its separator: "-" when empty, and a tab inside it (a
+ * source line's indentation) printed as a space, so that the fields after
+ * it stay where a check looks for them.
+ */
+static void print_field(const char *s, char sep)
+{
+	if (!*s)
+		s = "-";
+	for (; *s; s++)
+		putchar(*s == '\t' ? ' ' : *s);
+	putchar(sep);
+}
+
 static void print_report(const struct open_report *o)
 {
 	const struct bjk_report *r = &o->r;
+	struct bjk_belief b;
 
-	printf("report\t%s\t%ld\t%s\t%s\t", o->region, o->k, r->bug[0] ? r->bug : "-",
-	       r->func[0] ? r->func : "-");
+	printf("report\t%s\t%ld\t", o->region, o->k);
+	print_field(r->bug, '\t');
+	print_field(r->func, '\t');
 	if (r->access)
 		printf("%s %d\t%lx\t", r->write ? "Write" : "Read", r->size, r->addr);
 	else
 		printf("-\t-\t");
-	printf("%s\t", r->where[0] ? r->where : "-");
+	print_field(r->where, '\t');
 	if (r->insn >= 0)
-		printf("%ld\t%s\t", r->insn, r->insn_text[0] ? r->insn_text : "-");
+		printf("%ld\t", r->insn);
 	else
-		printf("-\t-\t");
-	printf("%s\t", r->source[0] ? r->source : "-");
-	printf("%s\n", r->belief[0] ? r->belief : "-");
+		printf("-\t");
+	print_field(r->insn >= 0 ? r->insn_text : "", '\t');
+	print_field(r->source, '\t');
+	print_field(r->belief, '\t');
+	if (!r->belief[0])
+		printf("-\n");
+	else
+		printf("%s\n", bjk_belief_parse(r->belief, &b) && r->access &&
+				      bjk_belief_fits(&b, r->write, r->size) ? "fits" : "unfit");
 }
 
 int main(int argc, char **argv)

@@ -35,7 +35,8 @@ done
 # names, the decoder's program:insn for that program, the insn the
 # report's own "BPF insn:" line names ("-": none; "old": no report of the
 # console has one, a kernel from before them) and its "BPF belief:" line
-# ("-": none). The reports as
+# with whether it fits the report's access (bjk-facts: "fits", "unfit";
+# "-": none). The reports as
 # the one reader of their grammar gives them (bjk-facts,
 # harness/src/facts.c).
 facts=$run/live-facts.tsv
@@ -46,16 +47,16 @@ for mode in "${!log_of[@]}"; do
 	$1 == "report" && $9 != "-" { lines = 1 }
 	$1 == "report" && $2 ~ /^live\./ {
 		split($2, g, "."); ex = g[2]
-		if (ex in prog && !(ex in type)) { type[ex] = $4; where[ex] = $5; acc[ex] = $6; loc[ex] = $8 == "-" ? "" : $8; kinsn[ex] = $9; bel[ex] = $12 }
+		if (ex in prog && !(ex in type)) { type[ex] = $4; where[ex] = $5; acc[ex] = $6; loc[ex] = $8 == "-" ? "" : $8; kinsn[ex] = $9; bel[ex] = $12; fits[ex] = $13 }
 		next }
 	$1 == "line" && $2 ~ /^# decode:   program  / { split($2, f, " "); dprog = f[4]; next }
 	$1 == "line" && $2 ~ /^# decode:   insn     [0-9]+:/ && dprog != "" { split($2, f, " "); n = f[4]; sub(/:$/, "", n); dec[dprog] = dprog ":" n; dprog = "" }
 	END {
 		for (k in prog)
-			printf "%s\t%s\t%s\t%s\t%s|%s|%s\t%s\t%s\t%s\t%s\n", mode, reg[k] == "" ? "live." k : reg[k], prog[k], insn[k],
+			printf "%s\t%s\t%s\t%s\t%s|%s|%s\t%s\t%s\t%s\t%s\t%s\n", mode, reg[k] == "" ? "live." k : reg[k], prog[k], insn[k],
 				type[k] == "" ? "none" : type[k], acc[k], loc[k], where[k] == "" ? "-" : where[k],
 				dec[prog[k]] == "" ? "-" : dec[prog[k]], !lines ? "old" : kinsn[k] == "" ? "-" : kinsn[k],
-				bel[k] == "" ? "-" : bel[k]
+				bel[k] == "" ? "-" : bel[k], fits[k] == "" ? "-" : fits[k]
 	}'
 done >"$facts"
 
@@ -90,7 +91,7 @@ for region in $(cut -f2 "$facts" | sort -u); do
 			why+=("$m: decoded to $(get $m 7), the program's access is $prog:$(get $m 4)")
 		[ "$(get $m 8)" = old ] || [ "$(get $m 8)" = "$(get $m 4)" ] ||
 			why+=("$m: the report's BPF insn line names $(get $m 8), the program's access is $(get $m 4)")
-		[ "$(get $m 8)" = old ] || belief_fits "$(get $m 9)" "$(get $m 5)" ||
+		[ "$(get $m 8)" = old ] || [ "$(get $m 10)" = fits ] ||
 			why+=("$m: the report's BPF belief '$(get $m 9)' does not fit the access $(get $m 5)")
 	done
 	seen=$(get inline 5)

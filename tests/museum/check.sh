@@ -63,7 +63,8 @@ verdict() {
 # out_interp region, in the boots with checks on), and the insn the
 # report's own "BPF insn:" line names ("-": none; "old": the kernel prints
 # no such line in any report, a console from before the series had them),
-# and its "BPF belief:" line ("-": none).
+# and its "BPF belief:" line with whether it fits the report's access
+# (bjk-facts: "fits", "unfit"; "-": none).
 # The reports as the one reader of their grammar gives them (bjk-facts,
 # harness/src/facts.c).
 facts=$run/$check-facts.tsv
@@ -72,13 +73,13 @@ for b in "${roles[@]}"; do
 	$1 == "line" && $2 ~ /^BJK-MUSEUM / { split($2, f, " "); bugs[f[2]] = 1; insn[f[2]] = f[6]; next }
 	$1 == "report" && $9 != "-" { lines = 1 }
 	$1 == "report" && $3 == 1 && $2 ~ /^museum\.[a-z0-9_]+\.out$/ {
-		split($2, g, "."); k = g[2]; type[k] = $4; acc[k] = $6; addr[k] = $7; loc[k] = $8 == "-" ? "" : $8; kinsn[k] = $9; bel[k] = $12; next }
+		split($2, g, "."); k = g[2]; type[k] = $4; acc[k] = $6; addr[k] = $7; loc[k] = $8 == "-" ? "" : $8; kinsn[k] = $9; bel[k] = $12; fits[k] = $13; next }
 	$1 == "report" && $3 == 1 && $2 ~ /^museum\.[a-z0-9_]+\.out_interp$/ { split($2, g, "."); iaddr[g[2]] = $7; next }
 	$1 == "line" && $2 ~ /^# decode:   program  m_/ { split($2, f, " "); dprog = f[4]; dbug = substr(dprog, 3); next }
 	$1 == "line" && $2 ~ /^# decode:   insn     [0-9]+:/ && dbug != "" { split($2, f, " "); n = f[4]; sub(/:$/, "", n); if (!(dbug in dec)) dec[dbug] = dprog ":" n; dbug = "" }
 	END {
 		for (k in bugs)
-			printf "%s\t%s\t%s|%s|%s\t%s\t%s\t%s\t%s\t%s\t%s\n", boot, k, type[k] == "" ? "none" : type[k], acc[k], loc[k], insn[k], dec[k] == "" ? "-" : dec[k], addr[k] == "" ? "-" : addr[k], iaddr[k] == "" ? "-" : iaddr[k], !lines ? "old" : kinsn[k] == "" ? "-" : kinsn[k], bel[k] == "" ? "-" : bel[k]
+			printf "%s\t%s\t%s|%s|%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", boot, k, type[k] == "" ? "none" : type[k], acc[k], loc[k], insn[k], dec[k] == "" ? "-" : dec[k], addr[k] == "" ? "-" : addr[k], iaddr[k] == "" ? "-" : iaddr[k], !lines ? "old" : kinsn[k] == "" ? "-" : kinsn[k], bel[k] == "" ? "-" : bel[k], fits[k] == "" ? "-" : fits[k]
 	}'
 done >"$facts"
 
@@ -100,7 +101,7 @@ for bug in $(cut -f2 "$facts" | sort -u); do
 			why+=("$b: the report's BPF insn line names $(get $b 8), the program's access is $(get $b 4)")
 		# what the verifier believed: the planted bug makes it prove the
 		# access inside its object, which KASAN says it was not
-		[ "$(get $b 8)" = old ] || belief_fits "$(get $b 9)" "$(get $b 3)" ||
+		[ "$(get $b 8)" = old ] || [ "$(get $b 10)" = fits ] ||
 			why+=("$b: the report's BPF belief '$(get $b 9)' does not fit the access $(get $b 3)")
 	done
 	named=", and named by the report"
